@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * error.h - how libtreeshare reports failure.
+ *
+ * The library never prints and never exits.  A function that can fail
+ * returns TS_OK or a TS_E* code and fills a struct ts_error with a message
+ * and a position (node, job, line or column).  The first error set wins,
+ * so the caller sees the cause, not a consequence.
+ */
+#ifndef TS_ERROR_H
+#define TS_ERROR_H
+
+enum ts_code {
+	TS_OK = 0,
+	TS_EINVAL,	/* bad argument or malformed input */
+	TS_ENOMEM,	/* allocation failed */
+	TS_ERANGE,	/* value out of its documented range */
+	TS_ESYNTAX,	/* formula or config text does not parse */
+	TS_EKEY,	/* unknown key */
+	TS_EIO,		/* read or write failed (errno in the message) */
+	TS_ECORRUPT,	/* stored data fails its checks */
+	TS_ENOENT,	/* named entity or file not found */
+	TS_EBUSY,	/* limit reached, try later */
+	TS_ETIMEDOUT,	/* an external command or peer did not answer */
+	TS_ECODE_COUNT
+};
+
+struct ts_error {
+	int code;	/* TS_OK or TS_E*; the first error set wins */
+	long index;	/* node, job, line or column (1-based); -1 if none */
+	char msg[256];	/* "node 3: parent 7 is not before it" */
+};
+#define TS_ERROR_INIT { TS_OK, -1, "" }
+
+/*
+ * ts_error_set() - record an error unless one is already recorded.
+ * err may be NULL.  RET code, so "return ts_error_set(...)" works.
+ */
+int ts_error_set(struct ts_error *err, int code, long index, const char *fmt,
+		 ...) __attribute__((format(printf, 4, 5)));
+
+/* ts_error_clear() - reset err to TS_ERROR_INIT. */
+void ts_error_clear(struct ts_error *err);
+
+/* ts_strerror() - short name of a code: "invalid argument", ... */
+const char *ts_strerror(int code);
+
+#endif /* TS_ERROR_H */

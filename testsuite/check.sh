@@ -1,0 +1,47 @@
+#!/bin/bash
+# check.sh STAGE... - run the test stages of "make check" in order.
+#
+# Each stage is the make target check-STAGE.  It writes TAP to
+# $BUILD/check/STAGE.tap ("ok N - name" / "not ok N - name").  A stage
+# that exits non-zero without reporting a failing test counts as one
+# failure, so a crash or a missing tool never passes silently.
+# The last line printed is "N passed, N failed".
+set -u
+build=${BUILD:-build}
+mkdir -p "$build/check"
+passed=0 failed=0
+summary=()
+
+for stage in "$@"; do
+	tap=$build/check/$stage.tap
+	rm -f "$tap"
+	printf '\n==== stage %s ====\n' "$stage"
+	start=$(date +%s)
+	make --no-print-directory "check-$stage"
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	p=0 f=0
+	if [ -f "$tap" ]; then
+		p=$(grep -c '^ok ' "$tap")
+		f=$(grep -c '^not ok ' "$tap")
+	fi
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - stage $stage exited with status $rc" >>"$tap"
+		f=1
+	fi
+	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - stage $stage ran no test" >>"$tap"
+		f=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	summary+=("$(printf '%-16s %5d passed %4d failed %5ds' "$stage" "$p" "$f" "$secs")")
+	if [ "$f" -gt 0 ]; then
+		grep '^not ok ' "$tap" | sed "s/^/  $stage: /"
+	fi
+done
+
+printf '\n==== summary ====\n'
+printf '%s\n' "${summary[@]}"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,34 @@
+# Unit tests (Check) for libtreeshare.  Every testsuite/unit/test_NAME.c
+# defines "Suite *suite_NAME(void)"; the runner's suite list is generated
+# from the file names, so adding a test file needs no other edit.
+UNIT_SRCS := $(wildcard testsuite/unit/test_*.c)
+UNIT_NAMES := $(patsubst testsuite/unit/test_%.c,%,$(UNIT_SRCS))
+UNIT_OBJS := $(patsubst testsuite/unit/%.c,$(BUILD)/obj/unit/%.o,$(UNIT_SRCS))
+UNIT_BIN := $(BUILD)/bin/unit_tests
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
+
+all: $(UNIT_BIN)
+
+$(BUILD)/obj/unit/suites.h: $(UNIT_SRCS) testsuite/unit/module.mk
+	@mkdir -p $(dir $@)
+	@printf '%s\n' $(foreach s,$(UNIT_NAMES),"TS_SUITE($(s))") > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(BUILD)/obj/unit/%.o: testsuite/unit/%.c $(wildcard src/*.h src/power/*.h testsuite/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -Itestsuite/unit -c -o $@ $<
+
+$(BUILD)/obj/unit/main.o: testsuite/unit/main.c $(BUILD)/obj/unit/suites.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -I$(BUILD)/obj/unit -c -o $@ $<
+
+$(UNIT_BIN): $(BUILD)/obj/unit/main.o $(UNIT_OBJS) $(LIBTS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(CHECK_LIBS) -lm
+
+CHECK_STAGES += unit
+.PHONY: check-unit
+check-unit: $(UNIT_BIN)
+	@mkdir -p $(BUILD)/check
+	$(UNIT_BIN) $(BUILD)/check/unit.tap
