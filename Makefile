@@ -41,17 +41,19 @@ include src/module.mk
 -include sshare-ext/module.mk
 include testsuite/unit/module.mk
 -include testsuite/fuzz/module.mk
+-include testsuite/sshare-ext/module.mk
 -include testsuite/harness/module.mk
 -include testsuite/power/module.mk
 -include testsuite/cluster/module.mk
 -include testsuite/bench/module.mk
 -include docs/module.mk
 
-# CHECK_STAGES is filled by the fragments in the order stages run:
-# fast, self-contained ones first; the real-cluster stages last.
+# CHECK_STAGES is filled by the fragments in the order stages run: fast,
+# self-contained ones first.  CHECK_STAGES_LATE (stages that need the real
+# cluster lab) run after all of them.
 check: deps
 	@$(MAKE) --no-print-directory all
-	@bash testsuite/check.sh $(CHECK_STAGES)
+	@bash testsuite/check.sh $(CHECK_STAGES) $(CHECK_STAGES_LATE)
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/lib $(BUILD)/bin $(BUILD)/check \
