@@ -32,3 +32,11 @@ CHECK_STAGES += unit
 check-unit: $(UNIT_BIN)
 	@mkdir -p $(BUILD)/check
 	$(UNIT_BIN) $(BUILD)/check/unit.tap
+
+# The same unit tests in one process under valgrind: no leak, no invalid
+# access (issue 2: "valgrind --leak-check=full on the unit test binary").
+CHECK_STAGES += unit-valgrind
+.PHONY: check-unit-valgrind
+check-unit-valgrind: $(UNIT_BIN)
+	@mkdir -p $(BUILD)/check
+	@bash testsuite/unit/valgrind.sh $(UNIT_BIN) $(BUILD)/check/unit-valgrind.tap
