@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * priority.c - the job factors and their weighted sum (see priority.h).
+ *
+ * Formula: slurm.conf(5) and the "Multifactor Priority Plugin" page of
+ * Slurm 22.05; the reference is Debian's priority_multifactor.so,
+ * compared job by job by the parity harness (testsuite/harness).
+ * Hand-worked values: testsuite/unit/test_priority.c.
+ *
+ * Edge cases, each defined:
+ *   - a weight of 0 leaves its factor 0 (it is not computed at all);
+ *   - age: accrue_time in the future counts 0; PriorityMaxAge 0 gives 1;
+ *   - job size: unsigned differences wrap as Slurm's do (more CPUs than
+ *     the cluster has, favouring small, gives a large term that the
+ *     final clamp to [0,1] bounds); NaN (no nodes, no time limit and no
+ *     CPUs) becomes 0;
+ *   - the sum is at least 1 and at most 2^32 - 1; NaN becomes 2^32 - 1,
+ *     which is what Slurm's conversion yields on x86-64.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "priority.h"
+
+/* Priorities are uint32_t; 2^32 is the first value that does not fit. */
+#define PRIO_LIMIT 4294967296.0
+
+static double age_factor(const struct ts_prio_config *cfg,
+			 const struct ts_prio_job *job, time_t now)
+{
+	uint32_t waited = 0;
+
+	/* Slurm keeps the wait in 32 bits: a wait past 136 years wraps. */
+	if (now > job->accrue_time)
+		waited = (uint32_t)(now - job->accrue_time);
+	if (waited < cfg->max_age)
+		return (double)waited / (double)cfg->max_age;
+	return 1.0;
+}
+
+double ts_prio_job_size(const struct ts_prio_config *cfg,
+			const struct ts_prio_job *job)
+{
+	uint32_t cpus = 0;
+	double js;
+
+	/* Allocated CPUs once known, else the request. */
+	if (job->total_cpus)
+		cpus = job->total_cpus;
+	else if (job->max_cpus != TS_PRIO_NO_VAL)
+		cpus = job->max_cpus;
+	else if (job->min_cpus)
+		cpus = job->min_cpus;
+
+	if (cfg->flags & TS_PRIO_SIZE_RELATIVE) {
+		uint32_t limit = 1;
+
+		/* CPUs of min_nodes average nodes, or the CPU count. */
+		js = (double)job->min_nodes * (double)cfg->cluster_cpus /
+		     (double)cfg->node_count;
+		if (cpus > js)
+			js = (double)cpus;
+		if (job->time_limit != TS_PRIO_NO_VAL)
+			limit = job->time_limit;
+		else if (job->part)
+			limit = job->part->max_time;
+		js /= limit;
+		js /= cfg->cluster_cpus;
+		if (cfg->flags & TS_PRIO_FAVOR_SMALL)
+			js = 1.0 - js;
+	} else if (cfg->flags & TS_PRIO_FAVOR_SMALL) {
+		js = (double)(cfg->node_count - job->min_nodes) /
+		     (double)cfg->node_count;
+		if (cpus) {
+			js += (double)(cfg->cluster_cpus - cpus) /
+			      (double)cfg->cluster_cpus;
+			js /= 2;
+		}
+	} else {
+		js = (double)job->min_nodes / (double)cfg->node_count;
+		if (cpus) {
+			js += (double)cpus / (double)cfg->cluster_cpus;
+			js /= 2;
+		}
+	}
+
+	if (isnan(js) || js < 0.0)
+		return 0.0;
+	if (js > 1.0)
+		return 1.0;
+	return js;
+}
+
+void ts_prio_tres_factors(const struct ts_prio_config *cfg,
+			  const struct ts_prio_job *job,
+			  const struct ts_prio_part *part, double *f)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->tres_cnt; i++) {
+		uint64_t value = 0;
+
+		if (job->tres_alloc && job->tres_alloc[i] != TS_PRIO_NO_CONSUME)
+			value = job->tres_alloc[i];
+		else if (job->tres_req)
+			value = job->tres_req[i];
+
+		if (cfg->flags & TS_PRIO_NO_NORMAL_TRES)
+			f[i] = (double)value;
+		else if (value && part && part->tres_cnt && part->tres_cnt[i])
+			f[i] = (double)value / (double)part->tres_cnt[i];
+	}
+}
+
+double ts_prio_tres_weigh(const struct ts_prio_config *cfg, double *f)
+{
+	double sum = 0.0;
+	size_t i;
+
+	if (!cfg->w_tres)
+		return 0.0;
+	for (i = 0; i < cfg->tres_cnt; i++) {
+		f[i] *= cfg->w_tres[i];
+		sum += f[i];
+	}
+	return sum;
+}
+
+void ts_prio_factors(const struct ts_prio_config *cfg,
+		     const struct ts_prio_job *job, time_t now,
+		     struct ts_prio_factors *out)
+{
+	double *tres = out->tres;
+
+	memset(out, 0, sizeof(*out));
+	out->tres = tres;
+
+	if (cfg->w_age && job->accrue_time)
+		out->age = age_factor(cfg, job, now);
+	if (job->has_assoc && cfg->w_fs)
+		out->fs = job->fs;
+	if (cfg->w_js)
+		out->js = ts_prio_job_size(cfg, job);
+	if (job->part && job->part->job_factor && cfg->w_part)
+		out->part = (cfg->flags & TS_PRIO_NO_NORMAL_PART)
+				    ? (double)job->part->job_factor
+				    : job->part->norm;
+	out->site = job->site;
+	if (job->has_assoc && cfg->w_assoc)
+		out->assoc = (cfg->flags & TS_PRIO_NO_NORMAL_ASSOC)
+				     ? (double)job->assoc_prio
+				     : job->assoc_norm;
+	if (job->has_qos && job->qos_prio && cfg->w_qos)
+		out->qos = (cfg->flags & TS_PRIO_NO_NORMAL_QOS)
+				   ? (double)job->qos_prio
+				   : job->qos_norm;
+	out->nice = job->nice;
+	if (cfg->w_tres && tres) {
+		memset(tres, 0, cfg->tres_cnt * sizeof(*tres));
+		ts_prio_tres_factors(cfg, job, job->part, tres);
+	}
+}
+
+double ts_prio_weigh(const struct ts_prio_config *cfg,
+		     struct ts_prio_factors *f)
+{
+	f->age *= (double)cfg->w_age;
+	f->assoc *= (double)cfg->w_assoc;
+	f->fs *= (double)cfg->w_fs;
+	f->js *= (double)cfg->w_js;
+	f->part *= (double)cfg->w_part;
+	f->qos *= (double)cfg->w_qos;
+	if (cfg->w_tres && f->tres)
+		return ts_prio_tres_weigh(cfg, f->tres);
+	return 0.0;
+}
+
+/* site and nice are stored offset by NICE_OFFSET; this is their sign. */
+static double offset_value(uint32_t v)
+{
+	return (double)((int64_t)v - (int64_t)TS_PRIO_NICE_OFFSET);
+}
+
+/* At least 1 (0 is "held"), at most 2^32 - 1, truncated. */
+static uint32_t clamp_priority(double p, int *capped)
+{
+	if (capped)
+		*capped = 0;
+	if (p < 1)
+		return 1;
+	if (!(p < PRIO_LIMIT)) {
+		if (capped)
+			*capped = 1;
+		return TS_PRIO_MAX;
+	}
+	return (uint32_t)p;
+}
+
+uint32_t ts_prio_total(const struct ts_prio_factors *f, double tres_sum,
+		       int *capped)
+{
+	/* Same terms in the same order as Slurm: same rounding. */
+	double p = f->age + f->assoc + f->fs + f->js + f->part + f->qos +
+		   tres_sum + offset_value(f->site) - offset_value(f->nice);
+
+	return clamp_priority(p, capped);
+}
+
+double ts_prio_part_term(const struct ts_prio_config *cfg,
+			 const struct ts_prio_part *part)
+{
+	double factor = (cfg->flags & TS_PRIO_NO_NORMAL_PART)
+				? (double)part->job_factor
+				: part->norm;
+
+	return factor * (double)cfg->w_part;
+}
+
+uint32_t ts_prio_part_total(const struct ts_prio_config *cfg,
+			    const struct ts_prio_factors *f,
+			    const struct ts_prio_part *part,
+			    double part_tres_sum, int *capped)
+{
+	double p = ts_prio_part_term(cfg, part);
+
+	p += f->age + f->assoc + f->fs + f->js + f->qos + part_tres_sum +
+	     offset_value(f->site) - offset_value(f->nice);
+	return clamp_priority(p, capped);
+}
+
+uint32_t ts_prio_next(const struct ts_prio_config *cfg, uint32_t old_prio,
+		      uint32_t new_prio)
+{
+	if ((cfg->flags & TS_PRIO_INCR_ONLY) && old_prio >= new_prio)
+		return old_prio;
+	return new_prio;
+}
