@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * setup.h - turn a fixture into the controller state a priority plugin
+ * sees in slurmctld, through Slurm's own code wherever slurmctld uses it:
+ *
+ *   slurm.conf  written to a private directory, read by slurm_conf_init()
+ *   TRES, QOS,  written as slurmctld's state files (last_tres,
+ *   associations, assoc_mgr_state, assoc_usage, qos_usage) and loaded by
+ *   usage       assoc_mgr exactly as slurmctld does when slurmdbd is down
+ *               at start (ctld_assoc_mgr_init()), so fs_assoc_ptr,
+ *               children_list, level_shares, shares_norm, priority_norm,
+ *               g_user_assoc_count and the usage sums are assoc_mgr's own
+ *   partitions  part_record_t as read_config.c leaves them (norm_priority,
+ *               tres_cnt, billing weights)
+ *   jobs        job_record_t as a restarted slurmctld holds them, with
+ *               acct_policy_job_begin()'s grp_used_tres_run_secs for
+ *               running jobs when AccountingStorageEnforce has "limits"
+ *   decay state StateSaveLocation/priority_last_decay_ran, multifactor's
+ *               format (last ran, last reset), unless the fixture says none
+ */
+#ifndef TH_SETUP_H
+#define TH_SETUP_H
+
+#include <stdbool.h>
+
+#include "fixture.h"
+
+struct th_setup {
+	const char *plugin;	/* PriorityType */
+	const char *plugin_dir; /* PluginDir value */
+	char *dir;     /* private dir: slurm.conf + StateSaveLocation */
+	int verbose;   /* extra Slurm log levels on stderr */
+	bool keep_dir; /* leave dir behind (debugging) */
+};
+
+/*
+ * th_setup_conf() - create the private directory, write slurm.conf and
+ * read it with slurm_conf_init(); start Slurm's logging as "slurmctld".
+ * RET 0, or -1 after printing why.
+ */
+int th_setup_conf(struct th_setup *s, const struct th_fixture *fx);
+
+/*
+ * th_setup_controller() - load TRES, QOS, associations and usage, build
+ * partitions and jobs, write the decay state.  After th_setup_conf().
+ * RET 0, or -1 after printing why.
+ */
+int th_setup_controller(struct th_setup *s, const struct th_fixture *fx);
+
+/* th_setup_set_plugin() - switch PriorityType (bench children). */
+void th_setup_set_plugin(const char *plugin);
+
+/* th_setup_free() - free jobs, partitions, assoc_mgr; remove the dir. */
+void th_setup_free(struct th_setup *s);
+
+#endif

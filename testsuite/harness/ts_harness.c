@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ts_harness.c - ts-harness: run any Slurm priority plugin in-process on a
+ * fixture and print what sshare and sprio would show (ts-harness(1)).
+ *
+ *   ts-harness [run] [-p TYPE] [-c N] [-v] [-k] [-t SECS] FIXTURE
+ *   ts-harness gen -a ALGO -s SEED
+ *   ts-harness compare FILE_A FILE_B
+ *   ts-harness bench [options]
+ *
+ * The plugin is loaded by Slurm's own loader (priority_g_init() in
+ * libslurmfull, PluginDir from the harness), starts its decay thread in
+ * init() because the harness looks like slurmctld, and runs its cycles on
+ * a fake wall clock, one cycle each time the harness lets it (cycle_gate).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "src/common/read_config.h"
+#include "src/common/slurm_priority.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "bench.h"
+#include "compare.h"
+#include "cycle_gate.h"
+#include "fake_clock.h"
+#include "fixture.h"
+#include "gen.h"
+#include "report.h"
+#include "setup.h"
+
+#ifndef TH_DEB_PLUGINDIR
+#define TH_DEB_PLUGINDIR "/usr/lib/x86_64-linux-gnu/slurm-wlm"
+#endif
+
+#define DEFAULT_TIMEOUT 60 /* seconds a cycle may take */
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ts-harness [run] [-p TYPE] [-c CYCLES] [-t SECS] "
+		"[-v] [-k] FIXTURE\n"
+		"       ts-harness gen -a classic|depth_oblivious|fair_tree "
+		"-s SEED\n"
+		"       ts-harness compare FILE_A FILE_B\n"
+		"       ts-harness bench [-a ALGO] [-S SCALE] [-n REPS] "
+		"[-P TYPE,TYPE]\n"
+		"  -p TYPE   PriorityType (default priority/multifactor)\n"
+		"  -c N      cycles to run and report (default: the "
+		"fixture's)\n"
+		"  -t SECS   longest wait for one cycle (default %d)\n"
+		"  -d DIRS   PluginDir (default <bin>/../lib/slurm:%s)\n"
+		"  -v        more Slurm logging on stderr (repeatable)\n"
+		"  -k        keep the private StateSaveLocation\n",
+		DEFAULT_TIMEOUT, TH_DEB_PLUGINDIR);
+}
+
+/*
+ * <dir of this executable>/../lib/slurm:<Debian's plugin dir>; the first
+ * only if it exists, as Slurm rejects a PluginDir naming a missing one.
+ */
+char *th_default_plugin_dir(void)
+{
+	char exe[PATH_MAX], *own;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return xstrdup(TH_DEB_PLUGINDIR);
+	exe[n] = '\0';
+	own = xstrdup_printf("%s/lib/slurm", dirname(dirname(exe)));
+	if (access(own, X_OK)) {
+		xfree(own);
+		return xstrdup(TH_DEB_PLUGINDIR);
+	}
+	xstrfmtcat(own, ":%s", TH_DEB_PLUGINDIR);
+	return own;
+}
+
+struct run_opts {
+	const char *plugin;
+	const char *fixture;
+	char *plugin_dir;
+	unsigned cycles;
+	unsigned timeout;
+	int verbose;
+	bool keep;
+};
+
+static int run(struct run_opts *o)
+{
+	struct th_setup s = { .plugin = o->plugin,
+			      .plugin_dir = o->plugin_dir,
+			      .verbose = o->verbose,
+			      .keep_dir = o->keep };
+	struct th_fixture fx;
+	unsigned cycles, c;
+	int rc = 0;
+
+	if (th_fixture_read(o->fixture, &fx))
+		return 2;
+	cycles = o->cycles ? o->cycles : fx.cycles;
+	/* the decay thread's timed sleep must end at once: "now" is past */
+	if (fx.now + 400 * 24 * 3600 > th_clock_real()) {
+		fprintf(stderr,
+			"%s: now %ld is not at least 400 days in the "
+			"past\n",
+			o->fixture, (long)fx.now);
+		th_fixture_free(&fx);
+		return 2;
+	}
+	th_clock_set(fx.now);
+	if (th_setup_conf(&s, &fx) || th_setup_controller(&s, &fx)) {
+		th_setup_free(&s);
+		th_fixture_free(&fx);
+		return 2;
+	}
+	th_report_config(stdout, cycles);
+	th_gate_arm();
+	if (priority_g_init() != SLURM_SUCCESS) {
+		fprintf(stderr, "ts-harness: cannot load %s from %s\n",
+			o->plugin, o->plugin_dir);
+		th_setup_free(&s);
+		th_fixture_free(&fx);
+		return 2;
+	}
+	for (c = 1; c <= cycles; c++) {
+		if (!th_gate_wait(c, o->timeout, NULL)) {
+			fprintf(stderr,
+				"ts-harness: %s: decay cycle %u did "
+				"not end within %u s (a cycle ends when the "
+				"plugin rewrites %s/priority_last_decay_ran "
+				"under lock_state_files())\n",
+				o->plugin, c, o->timeout, s.dir);
+			fflush(stdout);
+			_exit(3); /* the thread may hold any lock */
+		}
+		th_report_cycle(stdout, c);
+		if (c < cycles) {
+			th_clock_advance(
+				(time_t)slurm_conf.priority_calc_period);
+			th_gate_allow(c + 1);
+		}
+	}
+	th_report_set(stdout, cycles);
+	th_gate_open();
+	if (priority_g_fini() != SLURM_SUCCESS)
+		rc = 1;
+	th_setup_free(&s);
+	th_fixture_free(&fx);
+	return rc;
+}
+
+static int run_main(int argc, char **argv)
+{
+	struct run_opts o = { .plugin = "priority/multifactor",
+			      .timeout = DEFAULT_TIMEOUT };
+	int opt, rc;
+
+	while ((opt = getopt(argc, argv, "p:c:t:d:vkh")) != -1) {
+		switch (opt) {
+		case 'p':
+			o.plugin = optarg;
+			break;
+		case 'c':
+			o.cycles = (unsigned)strtoul(optarg, NULL, 10);
+			if (!o.cycles || o.cycles > 100) {
+				fprintf(stderr,
+					"ts-harness: -c %s: not "
+					"1..100\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 't':
+			o.timeout = (unsigned)strtoul(optarg, NULL, 10);
+			if (!o.timeout) {
+				fprintf(stderr,
+					"ts-harness: -t %s: not a "
+					"positive number of seconds\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'd':
+			o.plugin_dir = xstrdup(optarg);
+			break;
+		case 'v':
+			o.verbose++;
+			break;
+		case 'k':
+			o.keep = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	o.fixture = argv[optind];
+	if (!o.plugin_dir)
+		o.plugin_dir = th_default_plugin_dir();
+	rc = run(&o);
+	xfree(o.plugin_dir);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	/* next_reset() in multifactor uses localtime(): make it UTC */
+	setenv("TZ", "UTC", 1);
+	if (argc > 1 && !strcmp(argv[1], "gen"))
+		return th_gen_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return th_compare_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "bench"))
+		return th_bench_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "run"))
+		return run_main(argc - 1, argv + 1);
+	return run_main(argc, argv);
+}
