@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * settings.h - treeshare's own settings, read from PriorityParameters
+ * (issue 5), typed and checked.  docs/priority_treeshare.5 PRIORITYPARAMETERS
+ * documents every key; the rules enforced here:
+ *
+ *   fairshare=classic|depth_oblivious|fair_tree|pbs   unset: PriorityFlags
+ *   usage_window=DURATION    1 s .. 365 days (forms in duration.h)
+ *   usage_depth=N            1 .. 64, default 8       needs usage_window
+ *   usage_decay=D            0 .. 1, default 1.0      needs usage_window
+ *   fs_targets=PATH          absolute path
+ *   fs_policy=difference|ratio   default difference   needs fs_targets
+ *   formula=EXPR             compiled with the caller's variables
+ *
+ * Names (keys and the words of fairshare= and fs_policy=) are matched
+ * without regard to case.  Every error names the key, the bad value and
+ * its column in the PriorityParameters text.  Parsing fills a fresh
+ * struct, so a caller that keeps its previous settings on error (at
+ * reconfigure) loses nothing.
+ */
+#ifndef TS_SETTINGS_H
+#define TS_SETTINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "fairshare.h"
+#include "formula.h"
+#include "log.h"
+
+#define TS_SETTINGS_WINDOW_MAX	  (365u * 86400u) /* usage_window, s */
+#define TS_SETTINGS_DEPTH_MAX	  64u
+#define TS_SETTINGS_DEPTH_DEFAULT 8u  /* Maui's FSDEPTH default */
+#define TS_SETTINGS_DECAY_DEFAULT 1.0 /* Maui's FSDECAY default */
+
+/* Which keys were given (struct ts_settings.given). */
+enum ts_settings_key {
+	TS_SET_FAIRSHARE = 1u << 0,
+	TS_SET_USAGE_WINDOW = 1u << 1,
+	TS_SET_USAGE_DEPTH = 1u << 2,
+	TS_SET_USAGE_DECAY = 1u << 3,
+	TS_SET_FS_TARGETS = 1u << 4,
+	TS_SET_FS_POLICY = 1u << 5,
+	TS_SET_FORMULA = 1u << 6,
+};
+
+struct ts_settings {
+	unsigned given;		    /* enum ts_settings_key bits */
+	enum ts_fs_algo fairshare;  /* when TS_SET_FAIRSHARE is given */
+	uint32_t usage_window;	    /* seconds; 0: Slurm's half-life */
+	uint32_t usage_depth;	    /* windows kept */
+	double usage_decay;	    /* weight of window k is decay^k */
+	char *fs_targets;	    /* absolute path, or NULL */
+	bool fs_ratio;		    /* fs_policy=ratio (Maui's '%') */
+	char *formula_text;	    /* as written, or NULL */
+	struct ts_formula *formula; /* compiled formula_text, or NULL */
+};
+
+/* ts_settings_init() - the defaults: no key given. */
+void ts_settings_init(struct ts_settings *s);
+
+/*
+ * ts_settings_parse() - text (PriorityParameters; NULL or "" is fine) into
+ * *out.  vars resolves the formula's variable names; lg receives the
+ * formula's fault reports later (see ts_formula_compile()).
+ * RET TS_OK, or TS_ESYNTAX, TS_EKEY (unknown key), TS_EINVAL, TS_ERANGE
+ * or TS_ENOMEM with err->msg like
+ *   "usage_depth=0 (column 27): must be a whole number from 1 to 64"
+ *   "formula: column 14: expected ')' after function arguments"
+ * and err->index the column in text.  On error *out holds the defaults
+ * and needs no free; on success free it with ts_settings_free().
+ */
+int ts_settings_parse(const char *text, const struct ts_formula_vars *vars,
+		      const struct ts_logger *lg, struct ts_settings *out,
+		      struct ts_error *err);
+
+/* ts_settings_free() - release and reset s to the defaults. */
+void ts_settings_free(struct ts_settings *s);
+
+/*
+ * ts_settings_check_flags() - does fairshare= agree with PriorityFlags?
+ * fair_tree and depth_oblivious are Slurm's PRIORITY_FLAGS_FAIR_TREE and
+ * PRIORITY_FLAGS_DEPTH_OBLIVIOUS bits as slurmctld set them (FAIR_TREE is
+ * on unless PriorityFlags has NO_FAIR_TREE or DEPTH_OBLIVIOUS).  Each
+ * flag is a statement fairshare= must not contradict:
+ *   DEPTH_OBLIVIOUS  => fairshare=depth_oblivious
+ *   NO_FAIR_TREE     => fairshare is not fair_tree
+ * The default (no flag) allows any value.  Unset fairshare= always agrees.
+ * RET TS_OK or TS_EINVAL with err->msg naming both, e.g.
+ * "fairshare=fair_tree contradicts PriorityFlags=NO_FAIR_TREE".
+ */
+int ts_settings_check_flags(const struct ts_settings *s, bool fair_tree,
+			    bool depth_oblivious, struct ts_error *err);
+
+/*
+ * ts_settings_algo() - the fair-share algorithm in force: fairshare= if
+ * given, else DEPTH_OBLIVIOUS, classic (no FAIR_TREE bit) or Fair Tree.
+ */
+enum ts_fs_algo ts_settings_algo(const struct ts_settings *s, bool fair_tree,
+				 bool depth_oblivious);
+
+/*
+ * ts_settings_render() - s as one canonical PriorityParameters string for
+ * logs and "scontrol show config": the keys given, in the order of the
+ * table above, lower case, durations as [D-]HH:MM:SS, numbers shortest,
+ * the formula in canonical form (ts_formula_print()) in double quotes;
+ * usage_depth and usage_decay are shown whenever usage_window is, and
+ * fs_policy whenever fs_targets is, with their defaults if not given.
+ * No key given renders "".  ts_settings_parse() reads the result back to
+ * the same settings.  RET the length snprintf() would give.
+ */
+int ts_settings_render(const struct ts_settings *s, char *buf, size_t size);
+
+#endif /* TS_SETTINGS_H */

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Decimal text <-> double (src/decimal.c), whatever the locale. */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decimal.h"
+
+START_TEST(decimal_scan_takes_only_unsigned_decimal_numbers)
+{
+	static const struct {
+		const char *text;
+		size_t len;
+	} cases[] = {
+		{ "12", 2 },	{ "1.5", 3 },	{ ".5", 2 },   { "5.", 2 },
+		{ "1e3", 3 },	{ "1E+3x", 4 }, { "1e-3", 4 }, { "1e", 1 },
+		{ "1e+", 1 },	{ "0x1p3", 1 }, { ".", 0 },    { "-1", 0 },
+		{ "+1", 0 },	{ "inf", 0 },	{ "nan", 0 },  { "", 0 },
+		{ "1.2.3", 3 }, { "..5", 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_msg(ts_decimal_scan(cases[i].text) == cases[i].len,
+			      "%s", cases[i].text);
+}
+END_TEST
+
+START_TEST(decimal_value_is_correctly_rounded_and_refuses_overflow)
+{
+	double v = -1;
+	char big[400];
+
+	ck_assert_int_eq(ts_decimal_value("0.1", 3, &v), 0);
+	ck_assert(v == 0.1);
+	ck_assert_int_eq(ts_decimal_value("0.1999", 3, &v), 0);
+	ck_assert(v == 0.1);
+	ck_assert_int_eq(ts_decimal_value("1e-400", 6, &v), 0);
+	ck_assert(v == 0.0);
+	ck_assert_int_eq(ts_decimal_value("1.7976931348623157e308", 22, &v), 0);
+	ck_assert(v == 1.7976931348623157e308);
+	v = -1;
+	ck_assert_int_eq(ts_decimal_value("1e309", 5, &v), -1);
+	ck_assert(v == -1);
+	/* a long number goes through a heap copy */
+	memset(big, '0', sizeof(big));
+	big[0] = '.';
+	big[300] = '5';
+	ck_assert_int_eq(ts_decimal_value(big, 301, &v), 0);
+	ck_assert(v == 5e-300);
+}
+END_TEST
+
+/* Property: the shortest text reads back to the same bits. */
+START_TEST(decimal_format_is_shortest_and_reads_back)
+{
+	uint64_t rng = 0xdeadbeefcafef00dULL;
+	char buf[40];
+	double v, back;
+	int i;
+
+	ts_decimal_format(0.1, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0.1");
+	ts_decimal_format(1.0 / 3, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0.3333333333333333");
+	ts_decimal_format(-2, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "-2");
+	ts_decimal_format(1e20, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1e+20");
+	for (i = 0; i < 100000; i++) {
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
+		memcpy(&v, &rng, sizeof(v));
+		if (!isfinite(v))
+			continue;
+		v = fabs(v);
+		ts_decimal_format(v, buf, sizeof(buf));
+		ck_assert_uint_eq(ts_decimal_scan(buf), strlen(buf));
+		ck_assert_int_eq(ts_decimal_value(buf, strlen(buf), &back), 0);
+		ck_assert(memcmp(&v, &back, sizeof(v)) == 0);
+	}
+}
+END_TEST
+
+Suite *suite_decimal(void)
+{
+	Suite *s = suite_create("decimal");
+	TCase *tc = tcase_create("decimal");
+
+	tcase_add_test(tc, decimal_scan_takes_only_unsigned_decimal_numbers);
+	tcase_add_test(tc,
+		       decimal_value_is_correctly_rounded_and_refuses_overflow);
+	tcase_add_test(tc, decimal_format_is_shortest_and_reads_back);
+	suite_add_tcase(s, tc);
+	return s;
+}
