@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * assoc_tree.c - copy in, write back (see assoc_tree.h).
+ */
+#include "assoc_tree.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/common/slurm_protocol_defs.h"
+
+int assoc_tree_init(struct assoc_tree *at)
+{
+	struct ts_error err = TS_ERROR_INIT;
+
+	memset(at, 0, sizeof(*at));
+	if (ts_tree_init(&at->tree, 0, &err)) {
+		error("%s: %s", plugin_type, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+void assoc_tree_free(struct assoc_tree *at)
+{
+	ts_tree_free(&at->tree);
+	ts_fs_free(&at->fs);
+	free(at->slurm_shares);
+	free(at->queue);
+	free(at->id_key);
+	free(at->id_node);
+	memset(at, 0, sizeof(*at));
+}
+
+/* Room for n entries in the walk queue and the per-node shares. */
+static int reserve(struct assoc_tree *at, size_t n)
+{
+	size_t cap = at->queue_cap ? at->queue_cap : 64;
+	void *q, *s;
+
+	if (n <= at->queue_cap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	q = realloc(at->queue, cap * sizeof(*at->queue));
+	if (q)
+		at->queue = q;
+	s = realloc(at->slurm_shares, cap * sizeof(*at->slurm_shares));
+	if (s)
+		at->slurm_shares = s;
+	if (!q || !s) {
+		error("%s: no memory for %zu associations", plugin_type, cap);
+		return -1;
+	}
+	at->queue_cap = cap;
+	return 0;
+}
+
+static uint32_t tree_shares(uint32_t shares_raw)
+{
+	return shares_raw == SLURMDB_FS_USE_PARENT ? TS_SHARES_PARENT
+						   : shares_raw;
+}
+
+/* Raw usage as the tree accepts it: a finite number >= 0. */
+static long double clean_usage(const slurmdb_assoc_rec_t *a)
+{
+	long double u = a->usage->usage_raw;
+
+	if (isfinite(u) && u >= 0)
+		return u;
+	debug("%s: association %u has raw usage %Lg, counted as 0", plugin_type,
+	      a->id, u);
+	return 0;
+}
+
+static long add_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, long parent)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	const char *name = a->user ? a->user : a->acct;
+	long i;
+
+	i = ts_tree_add(&at->tree, parent, name, a->user ? 1 : 0,
+			tree_shares(a->shares_raw), clean_usage(a), a->id,
+			&err);
+	if (i < 0) {
+		error("%s: association %u: %s", plugin_type, a->id, err.msg);
+		return -1;
+	}
+	at->slurm_shares[i] = a->shares_raw;
+	at->queue[i] = a;
+	return i;
+}
+
+/*
+ * The node of a's direct parent: the fs parent p, or (Fairshare=parent
+ * in between) an earlier node of the same children list.
+ */
+static long direct_parent(struct assoc_tree *at, slurmdb_assoc_rec_t *a, long p,
+			  long first, long *memo_node)
+{
+	slurmdb_assoc_rec_t *d = a->usage->parent_assoc_ptr;
+	long i;
+
+	if (!d || d == at->queue[p])
+		return p;
+	if (*memo_node >= 0 && at->queue[*memo_node] == d)
+		return *memo_node;
+	for (i = first; i < (long)at->tree.n; i++) {
+		if (at->queue[i] == d) {
+			*memo_node = i;
+			return i;
+		}
+	}
+	debug("%s: association %u: parent %u not found before it; using %u",
+	      plugin_type, a->id, d->id, at->queue[p]->id);
+	return p;
+}
+
+int assoc_tree_copy_in(struct assoc_tree *at)
+{
+	slurmdb_assoc_rec_t *root = assoc_mgr_root_assoc;
+	struct ts_error err = TS_ERROR_INIT;
+	size_t k;
+
+	ts_tree_reset(&at->tree);
+	at->id_ready = 0;
+	if (!root || !root->usage) {
+		error("%s: no root association to compute fair share from",
+		      plugin_type);
+		return -1;
+	}
+	if (reserve(at, 1) || add_node(at, root, TS_NO_NODE) < 0)
+		return -1;
+
+	/* Breadth first: the tree's node order is the walk queue. */
+	for (k = 0; k < at->tree.n; k++) {
+		List kids = at->queue[k]->usage->children_list;
+		long first = (long)at->tree.n, memo = -1;
+		slurmdb_assoc_rec_t *a;
+		ListIterator itr;
+
+		if (at->tree.is_user[k] || !kids || list_is_empty(kids))
+			continue;
+		if (reserve(at, at->tree.n + list_count(kids)))
+			return -1;
+		itr = list_iterator_create(kids);
+		while ((a = list_next(itr))) {
+			long p = direct_parent(at, a, (long)k, first, &memo);
+
+			if (!a->usage || add_node(at, a, p) < 0) {
+				list_iterator_destroy(itr);
+				return -1;
+			}
+		}
+		list_iterator_destroy(itr);
+	}
+
+	if (ts_tree_finish(&at->tree, &err)) {
+		error("%s: association tree: %s", plugin_type, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+int assoc_tree_compute(struct assoc_tree *at, const struct ts_fs_config *cfg)
+{
+	struct ts_error err = TS_ERROR_INIT;
+
+	if (ts_fs_alloc(&at->fs, at->tree.n, &err) ||
+	    ts_fs_compute(&at->tree, cfg, &at->fs, &err)) {
+		error("%s: fair share not computed, last values kept: %s: %s "
+		      "(node %ld)",
+		      plugin_type, ts_strerror(err.code), err.msg, err.index);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------ id lookup table */
+
+static size_t id_slot(uint32_t id, size_t cap)
+{
+	return (size_t)(id * 2654435761U) & (cap - 1);
+}
+
+static int build_id_table(struct assoc_tree *at)
+{
+	size_t cap = 16, i;
+
+	while (cap < 2 * at->tree.n)
+		cap *= 2;
+	if (cap > at->id_cap) {
+		uint32_t *k = realloc(at->id_key, cap * sizeof(*k));
+		long *v;
+
+		if (k)
+			at->id_key = k;
+		v = realloc(at->id_node, cap * sizeof(*v));
+		if (v)
+			at->id_node = v;
+		if (!k || !v)
+			return -1;
+		at->id_cap = cap;
+	}
+	for (i = 0; i < at->id_cap; i++)
+		at->id_node[i] = -1;
+	for (i = 0; i < at->tree.n; i++) {
+		size_t s = id_slot(at->tree.id[i], at->id_cap);
+
+		while (at->id_node[s] >= 0)
+			s = (s + 1) & (at->id_cap - 1);
+		at->id_key[s] = at->tree.id[i];
+		at->id_node[s] = (long)i;
+	}
+	at->id_ready = 1;
+	return 0;
+}
+
+static long find_id(struct assoc_tree *at, uint32_t id)
+{
+	size_t s;
+
+	if (!at->id_ready && build_id_table(at)) {
+		error("%s: no memory to match associations", plugin_type);
+		return -1;
+	}
+	for (s = id_slot(id, at->id_cap); at->id_node[s] >= 0;
+	     s = (s + 1) & (at->id_cap - 1))
+		if (at->id_key[s] == id)
+			return at->id_node[s];
+	return -1;
+}
+
+/* ----------------------------------------------------------- write back */
+
+static void write_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, size_t i,
+		       enum ts_fs_algo algo)
+{
+	slurmdb_assoc_usage_t *u = a->usage;
+	const struct ts_fs *fs = &at->fs;
+
+	/* shares_norm only from the shares it was computed from. */
+	if (a->shares_raw == at->slurm_shares[i] &&
+	    u->level_shares == at->tree.level_shares[i])
+		u->shares_norm = fs->shares_norm[i];
+
+	if (algo == TS_FS_CLASSIC && a->user) {
+		/* Slurm computes users on demand, from live usage. */
+		u->usage_efctv = (long double)NO_VAL;
+		return;
+	}
+	u->usage_norm = fs->usage_norm[i];
+	u->usage_efctv = fs->usage_efctv[i];
+	if (algo == TS_FS_FAIR_TREE) {
+		u->level_fs = fs->level_fs[i];
+		if (a->user)
+			u->fs_factor = fs->fs_factor[i];
+	}
+}
+
+void assoc_tree_write_back(struct assoc_tree *at, enum ts_fs_algo algo)
+{
+	slurmdb_assoc_rec_t *root = assoc_mgr_root_assoc;
+	size_t k, n = 1, pos = 0;
+	int by_position;
+
+	xassert(verify_assoc_lock(ASSOC_LOCK, WRITE_LOCK));
+
+	if (!root || !at->tree.n)
+		return;
+	if (algo == TS_FS_FAIR_TREE)
+		root->usage->level_fs = (long double)NO_VAL;
+	by_position = at->tree.id[0] == root->id;
+	at->queue[0] = root;
+
+	for (k = 0; k < n; k++) {
+		List kids = at->queue[k]->usage->children_list;
+		slurmdb_assoc_rec_t *a;
+		ListIterator itr;
+
+		if (at->queue[k]->user || !kids || list_is_empty(kids))
+			continue;
+		if (reserve(at, n + list_count(kids)))
+			return;
+		itr = list_iterator_create(kids);
+		while ((a = list_next(itr))) {
+			long i;
+
+			pos++;
+			if (by_position && pos < at->tree.n &&
+			    at->tree.id[pos] == a->id) {
+				i = (long)pos;
+			} else {
+				by_position = 0;
+				i = find_id(at, a->id);
+			}
+			if (i > 0 && a->usage)
+				write_node(at, a, (size_t)i, algo);
+			at->queue[n++] = a;
+		}
+		list_iterator_destroy(itr);
+	}
+	if (!by_position)
+		log_flag(PRIO,
+			 "%s: associations changed during the cycle; matched "
+			 "by id",
+			 plugin_type);
+}
+
+/* -------------------------------------------------------------- on demand */
+
+bool assoc_usage_is_unset(const slurmdb_assoc_rec_t *assoc)
+{
+	return fuzzy_equal(assoc->usage->usage_efctv, NO_VAL);
+}
+
+/*
+ * One association, from live values (Slurm's set_assoc_usage_norm() and
+ * the classic branch of _set_assoc_usage_efctv()):
+ *   usage_norm  = usage_raw / root usage_raw, at most 1, 0 if root has 0
+ *   usage_efctv = usage_norm                       fs parent is the root
+ *               = fs parent's usage_efctv          Fairshare=parent, or
+ *                                                  no shares at the level
+ *               = U + (Ue_parent - U) * S / S_level   otherwise
+ * The same formula as src/classic.c, which computes the whole tree at
+ * once; Slurm's interface needs it one association at a time.
+ */
+void assoc_usage_on_demand(slurmdb_assoc_rec_t *assoc)
+{
+	slurmdb_assoc_rec_t *root = assoc_mgr_root_assoc;
+	slurmdb_assoc_usage_t *u = assoc->usage;
+	slurmdb_assoc_rec_t *p = u->fs_assoc_ptr;
+	long double norm = 0, pe;
+
+	if (root && root->usage->usage_raw) {
+		norm = u->usage_raw / root->usage->usage_raw;
+		if (norm > 1)
+			norm = 1;
+	}
+	u->usage_norm = norm;
+
+	if (!p || p == root) {
+		u->usage_efctv = norm;
+		return;
+	}
+	pe = p->usage->usage_efctv;
+	if (assoc->shares_raw == SLURMDB_FS_USE_PARENT || !u->level_shares)
+		u->usage_efctv = pe;
+	else
+		u->usage_efctv =
+			norm + (pe - norm) * (assoc->shares_raw /
+					      (long double)u->level_shares);
+	log_flag(PRIO, "%s: %s %s: usage %Lf of root, effective %Lf",
+		 plugin_type, assoc->user ? "user" : "account",
+		 assoc->user ? assoc->user : assoc->acct, u->usage_norm,
+		 u->usage_efctv);
+}

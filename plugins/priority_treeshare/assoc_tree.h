@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * assoc_tree.h - Slurm's association records to src/'s flat tree and the
+ * fair-share results back.
+ *
+ *   copy in    under { .assoc = READ_LOCK }: walk assoc_mgr_root_assoc's
+ *              children lists breadth first, one ts_tree node per record
+ *              (shares, raw usage, id, name, direct parent).  Each fs
+ *              parent's kids come out in its children_list order, which
+ *              Fair Tree's tie rules depend on.
+ *   compute    no lock: ts_fs_compute() over the snapshot.
+ *   write back under { .assoc = WRITE_LOCK }: the same walk; a record
+ *              gets the values of the node with its id (by position while
+ *              the tree is unchanged, else by an id lookup); records added
+ *              since the copy are left alone, vanished ones are not
+ *              touched.  usage_raw is never written here.
+ *
+ * The memory (tree, results, walk queue, id table) is kept from cycle to
+ * cycle: a tree of unchanged size allocates nothing.
+ */
+#ifndef PT_ASSOC_TREE_H
+#define PT_ASSOC_TREE_H
+
+#include "slurmctld_api.h"
+
+#include "src/fairshare.h"
+#include "src/tree.h"
+
+struct assoc_tree {
+	struct ts_tree tree;
+	struct ts_fs fs;
+	uint32_t *slurm_shares;	     /* shares_raw as copied, per node */
+	slurmdb_assoc_rec_t **queue; /* walk queue; valid under lock */
+	size_t queue_cap;
+	uint32_t *id_key; /* open addressing: assoc id ... */
+	long *id_node;	  /* ... to node index, -1 empty */
+	size_t id_cap;
+	int id_ready; /* the table matches the tree */
+};
+
+/* assoc_tree_init() - empty, owning nothing.  RET 0 or -1 (logged). */
+int assoc_tree_init(struct assoc_tree *at);
+void assoc_tree_free(struct assoc_tree *at);
+
+/*
+ * assoc_tree_copy_in() - snapshot the associations.  Caller holds
+ * { .assoc = READ_LOCK }.  RET 0, or -1 after logging (no root, no memory).
+ */
+int assoc_tree_copy_in(struct assoc_tree *at);
+
+/*
+ * assoc_tree_compute() - run the algorithm of cfg over the snapshot; no
+ * lock needed or taken.  RET 0, or -1 after logging (the previous
+ * values then stay in the records).
+ */
+int assoc_tree_compute(struct assoc_tree *at, const struct ts_fs_config *cfg);
+
+/*
+ * assoc_tree_write_back() - store the results in the records, as
+ * priority/multifactor stores them for algo:
+ *   classic          accounts' usage_norm and usage_efctv; users'
+ *                    usage_efctv set to NO_VAL, computed on demand
+ *                    (assoc_usage_on_demand()) from live usage as Slurm
+ *                    does;
+ *   depth_oblivious  usage_norm, usage_efctv of every association;
+ *   fair_tree        usage_norm, usage_efctv, level_fs of every
+ *                    association, fs_factor of users; the root's
+ *                    level_fs NO_VAL;
+ * and shares_norm where the record's shares and level shares are still
+ * those copied.  Caller holds { .assoc = WRITE_LOCK }.
+ */
+void assoc_tree_write_back(struct assoc_tree *at, enum ts_fs_algo algo);
+
+/*
+ * assoc_usage_on_demand() - usage_norm and usage_efctv of one association
+ * from live usage (Slurm's priority_p_set_assoc_usage()): usage_raw over
+ * the root's, and the classic effective usage from its fs parent's
+ * stored one.  Slurm calls this for users whose usage_efctv is NO_VAL.
+ * Caller holds { .assoc = WRITE_LOCK }, or READ_LOCK when Slurm calls
+ * priority_p_set_assoc_usage() so (its contract).
+ */
+void assoc_usage_on_demand(slurmdb_assoc_rec_t *assoc);
+
+/* assoc_usage_is_unset() - usage_efctv is NO_VAL (Slurm's fuzzy test). */
+bool assoc_usage_is_unset(const slurmdb_assoc_rec_t *assoc);
+
+#endif /* PT_ASSOC_TREE_H */

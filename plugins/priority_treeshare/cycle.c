@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cycle.c - the decay thread (see cycle.h).
+ */
+#include "slurmctld_api.h"
+
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/time.h>
+
+#include "assoc_tree.h"
+#include "cycle.h"
+#include "job_prio.h"
+#include "state_file.h"
+#include "usage.h"
+
+/* Jobs between two takes of assoc_mgr's locks in a job pass. */
+#define CYCLE_CHUNK 1024
+
+/*
+ * cycle_mutex guards everything below it: the thread's lifecycle, the
+ * times a job end reads, the decay factor.
+ */
+static pthread_mutex_t cycle_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cycle_wake = PTHREAD_COND_INITIALIZER;
+static pthread_t cycle_thread;
+static bool running;		/* the thread exists */
+static bool stopping;		/* fini asked it to end */
+static time_t last_ran;		/* running jobs charged up to here */
+static time_t last_reset;	/* last PriorityUsageResetPeriod reset */
+static double decay_factor = 1; /* usage kept per second */
+static char *state_dir;		/* StateSaveLocation */
+
+/* The thread's own, never shared. */
+static struct assoc_tree tree;
+
+void cycle_usage_clock(time_t *ran, double *decay)
+{
+	slurm_mutex_lock(&cycle_mutex);
+	*ran = last_ran;
+	*decay = decay_factor;
+	slurm_mutex_unlock(&cycle_mutex);
+}
+
+static void set_last_ran(time_t t)
+{
+	slurm_mutex_lock(&cycle_mutex);
+	last_ran = t;
+	slurm_mutex_unlock(&cycle_mutex);
+}
+
+/* --------------------------------------------------------- job passes */
+
+/*
+ * Charge a job's usage since the last cycle (Slurm's
+ * decay_apply_new_usage()).  RET false for a job whose priority is not
+ * to be recomputed in the same pass (finished, or its end charged).
+ */
+static bool charge_job(const struct priority_conf *c, job_record_t *job,
+		       time_t from, time_t to, double decay)
+{
+	if (IS_JOB_FINISHED(job) || IS_JOB_COMPLETING(job))
+		return false;
+	if (((c->flags & PRIORITY_FLAGS_CALCULATE_RUNNING) ||
+	     !IS_JOB_PENDING(job)) &&
+	    !IS_JOB_POWER_UP_NODE(job) && job->start_time && job->assoc_ptr)
+		return usage_charge_job(job, from, to, false, decay);
+	return true;
+}
+
+enum job_pass {
+	/* Outside Fair Tree: each job charged, then prioritised, in turn,
+	 * so a user's effective usage is computed at its first pending job
+	 * from the usage charged so far, as multifactor does. */
+	PASS_CHARGE_AND_PRIORITISE,
+	PASS_CHARGE,	 /* Fair Tree, before ranking */
+	PASS_PRIORITISE, /* Fair Tree, after ranking */
+};
+
+/*
+ * One pass over the job list.  Caller holds the job write lock;
+ * assoc_mgr's locks are taken here and retaken every CYCLE_CHUNK jobs.
+ * Charging needs the usage locks; prioritising alone reads, except for
+ * the rare job whose usage must be computed and stored (after an
+ * algorithm switch), for which the write lock is taken alone.
+ */
+static void job_pass(enum job_pass what, const struct priority_conf *c,
+		     time_t from, time_t to, double decay)
+{
+	assoc_mgr_lock_t usage_locks = USAGE_LOCKS;
+	assoc_mgr_lock_t read = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK, .qos = READ_LOCK };
+	assoc_mgr_lock_t *locks =
+		what == PASS_PRIORITISE ? &read : &usage_locks;
+	struct ts_prio_config p = conf_prio_now(c);
+	struct fs_memo memo = { 0 };
+	unsigned jobs = 0;
+	job_record_t *job;
+	ListIterator itr;
+
+	if (!job_list)
+		return;
+	assoc_mgr_lock(locks);
+	itr = list_iterator_create(job_list);
+	while ((job = list_next(itr))) {
+		bool again = true;
+
+		if (what != PASS_PRIORITISE)
+			again = charge_job(c, job, from, to, decay);
+		if (what == PASS_PRIORITISE && job_prio_needs_usage(c, job)) {
+			assoc_mgr_unlock(locks);
+			assoc_mgr_lock(&write);
+			job_prio_recompute(c, &p, job, to, &memo);
+			assoc_mgr_unlock(&write);
+			assoc_mgr_lock(locks);
+		} else if (what != PASS_CHARGE && again) {
+			job_prio_recompute(c, &p, job, to, &memo);
+		}
+		if (!(++jobs % CYCLE_CHUNK)) {
+			assoc_mgr_unlock(locks);
+			assoc_mgr_lock(locks);
+		}
+	}
+	list_iterator_destroy(itr);
+	assoc_mgr_unlock(locks);
+}
+
+void cycle_initial_priorities(const struct priority_conf *c)
+{
+	slurmctld_lock_t job_write = { .job = WRITE_LOCK,
+				       .node = READ_LOCK,
+				       .part = READ_LOCK };
+	time_t ran, now = time(NULL);
+	double decay;
+
+	cycle_usage_clock(&ran, &decay);
+	lock_slurmctld(job_write);
+	job_pass(PASS_CHARGE_AND_PRIORITISE, c, ran, now, decay);
+	unlock_slurmctld(job_write);
+}
+
+/* ------------------------------------------------------------ fair share */
+
+/* Snapshot, compute outside the lock, store.  RET 0 or -1 (logged). */
+static int fair_share(const struct priority_conf *c)
+{
+	assoc_mgr_lock_t read = { .assoc = READ_LOCK };
+	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK };
+	int rc;
+
+	assoc_mgr_lock(&read);
+	rc = assoc_tree_copy_in(&tree);
+	assoc_mgr_unlock(&read);
+	if (rc || assoc_tree_compute(&tree, &c->fs))
+		return -1;
+	assoc_mgr_lock(&write);
+	assoc_tree_write_back(&tree, c->fs.algo);
+	assoc_mgr_unlock(&write);
+	log_flag(PRIO,
+		 "%s: fair share of %zu associations (%zu users) computed",
+		 plugin_type, tree.tree.n, tree.tree.n_users);
+	return 0;
+}
+
+/* ------------------------------------------------------------- one cycle */
+
+/*
+ * One cycle at start, in multifactor's order: outside Fair Tree the
+ * accounts' effective usage comes from the usage before this cycle's
+ * decay and charges, and jobs are charged and prioritised in one pass;
+ * Fair Tree charges all jobs, then ranks, then prioritises.  Nothing is
+ * decayed or charged in a first cycle outside Fair Tree (no last run).
+ */
+static void run_cycle(const struct priority_conf *c, time_t start)
+{
+	slurmctld_lock_t job_write = { .job = WRITE_LOCK,
+				       .node = READ_LOCK,
+				       .part = READ_LOCK };
+	bool fair_tree = c->flags & PRIORITY_FLAGS_FAIR_TREE;
+	time_t ran;
+	double decay, delta;
+
+	if (!fair_tree)
+		(void)fair_share(c);
+
+	cycle_usage_clock(&ran, &decay);
+	if (ran && (delta = difftime(start, ran)) > 0) {
+		double real = pow(decay, delta);
+
+		if (real < DBL_MIN)
+			real = DBL_MIN;
+		log_flag(PRIO,
+			 "%s: decay factor over %g seconds goes from %.15f -> "
+			 "%.15f",
+			 plugin_type, delta, decay, real);
+		if (c->calc_fairshare && real != 1)
+			usage_decay(real);
+
+		lock_slurmctld(job_write);
+		site_factor_g_update();
+		if (!fair_tree) {
+			job_pass(PASS_CHARGE_AND_PRIORITISE, c, ran, start,
+				 decay);
+			set_last_ran(start);
+		}
+		unlock_slurmctld(job_write);
+	}
+
+	if (fair_tree) {
+		lock_slurmctld(job_write);
+		job_pass(PASS_CHARGE, c, ran, start, decay);
+		set_last_ran(start);
+		unlock_slurmctld(job_write);
+
+		/* On failure the last factors stay; priorities still age. */
+		(void)fair_share(c);
+		lock_slurmctld(job_write);
+		job_pass(PASS_PRIORITISE, c, start, start, decay);
+		unlock_slurmctld(job_write);
+	}
+	set_last_ran(start);
+}
+
+/* PriorityUsageResetPeriod; now is the cycle's start. */
+static void maybe_reset(uint16_t *period, time_t *next, time_t now)
+{
+	time_t reset;
+
+	slurm_mutex_lock(&cycle_mutex);
+	reset = last_reset;
+	slurm_mutex_unlock(&cycle_mutex);
+
+	switch (*period) {
+	case PRIORITY_RESET_NONE:
+		return;
+	case PRIORITY_RESET_NOW: /* once per start or reconfigure */
+		usage_reset();
+		*period = PRIORITY_RESET_NONE;
+		reset = now;
+		break;
+	default:
+		if (!*next)
+			*next = usage_next_reset(*period, reset, time(NULL));
+		if (!*next || now < *next)
+			return;
+		usage_reset();
+		reset = *next;
+		*next = usage_next_reset(*period, reset, time(NULL));
+		break;
+	}
+	slurm_mutex_lock(&cycle_mutex);
+	last_reset = reset;
+	slurm_mutex_unlock(&cycle_mutex);
+}
+
+static void *decay_thread(void *arg)
+{
+	time_t start = time(NULL), next_reset = 0, ran, reset;
+	unsigned seen = 0;
+	uint16_t period = PRIORITY_RESET_NONE;
+	struct timespec wake;
+	struct timeval tv;
+
+	(void)arg;
+	if (prctl(PR_SET_NAME, "tsdecay", NULL, NULL, NULL) < 0)
+		debug("%s: cannot name the decay thread: %m", plugin_type);
+	gettimeofday(&tv, NULL);
+	wake.tv_sec = tv.tv_sec;
+	wake.tv_nsec = tv.tv_usec * 1000;
+
+	slurm_mutex_lock(&cycle_mutex);
+	if (!last_reset)
+		last_reset = start;
+	ran = last_ran;
+	slurm_mutex_unlock(&cycle_mutex);
+	usage_give_back_run_secs(ran);
+
+	while (true) {
+		struct priority_conf *c = conf_get();
+
+		if (!c)
+			break;
+		/* At start and after a reconfigure: the new periods. */
+		if (c->generation != seen) {
+			seen = c->generation;
+			period = c->reset_period;
+			next_reset = 0;
+			slurm_mutex_lock(&cycle_mutex);
+			decay_factor = c->decay_factor;
+			slurm_mutex_unlock(&cycle_mutex);
+		}
+		maybe_reset(&period, &next_reset, start);
+		run_cycle(c, start);
+
+		slurm_mutex_lock(&cycle_mutex);
+		ran = last_ran;
+		reset = last_reset;
+		slurm_mutex_unlock(&cycle_mutex);
+		(void)state_file_write(state_dir, ran, reset);
+
+		slurm_mutex_lock(&cycle_mutex);
+		wake.tv_sec += c->calc_period;
+		if (!stopping)
+			pthread_cond_timedwait(&cycle_wake, &cycle_mutex,
+					       &wake);
+		if (stopping) {
+			slurm_mutex_unlock(&cycle_mutex);
+			conf_put(c);
+			break;
+		}
+		slurm_mutex_unlock(&cycle_mutex);
+		conf_put(c);
+		start = time(NULL);
+	}
+	return NULL;
+}
+
+int cycle_start(const char *dir, time_t ran, time_t reset)
+{
+	struct priority_conf *c = conf_get();
+	int rc;
+
+	if (!c)
+		return -1;
+	if (assoc_tree_init(&tree)) {
+		conf_put(c);
+		return -1;
+	}
+	slurm_mutex_lock(&cycle_mutex);
+	last_ran = ran;
+	last_reset = reset;
+	decay_factor = c->decay_factor;
+	stopping = false;
+	xfree(state_dir);
+	state_dir = xstrdup(dir);
+	rc = pthread_create(&cycle_thread, NULL, decay_thread, NULL);
+	running = !rc;
+	slurm_mutex_unlock(&cycle_mutex);
+	conf_put(c);
+	if (rc) {
+		error("%s: cannot start the decay thread: %s", plugin_type,
+		      strerror(rc));
+		assoc_tree_free(&tree);
+		return -1;
+	}
+	return 0;
+}
+
+void cycle_stop(void)
+{
+	bool join;
+
+	slurm_mutex_lock(&cycle_mutex);
+	stopping = true;
+	join = running;
+	running = false;
+	pthread_cond_broadcast(&cycle_wake);
+	slurm_mutex_unlock(&cycle_mutex);
+
+	/* Join outside the lock: the thread takes it to finish. */
+	if (join) {
+		pthread_join(cycle_thread, NULL);
+		assoc_tree_free(&tree);
+	}
+	slurm_mutex_lock(&cycle_mutex);
+	xfree(state_dir);
+	slurm_mutex_unlock(&cycle_mutex);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cycle.h - the decay thread: every PriorityCalcPeriod it resets usage
+ * when PriorityUsageResetPeriod says so, decays usage, charges running
+ * jobs, computes fair share and recomputes pending jobs' priorities, in
+ * priority/multifactor's order (so the numbers match), then records the
+ * time in the state file.
+ *
+ * Locks, always in slurmctld's order (locks.h): lock_slurmctld() before
+ * assoc_mgr_lock(), released in reverse; never held while the tree is
+ * computed:
+ *   copy in      { .assoc = READ_LOCK }
+ *   compute      none
+ *   write back   { .assoc = WRITE_LOCK }
+ *   decay        { .assoc = WRITE_LOCK, .qos = WRITE_LOCK }
+ *   job passes   { .job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK }
+ *                then assoc_mgr's usage locks (charging) or
+ *                { .assoc = READ_LOCK, .qos = READ_LOCK } (priorities),
+ *                released and taken again every CYCLE_CHUNK jobs so that
+ *                association readers (sshare) are not held off for long.
+ * cycle_mutex (cycle.c) guards the thread's times and flags and is taken
+ * last, never across a Slurm lock.
+ */
+#ifndef PT_CYCLE_H
+#define PT_CYCLE_H
+
+#include <time.h>
+
+#include "priority_conf.h"
+
+/*
+ * cycle_start() - start the decay thread; last_ran and last_reset come
+ * from the state file (0 on a first start).  RET 0 or -1 (logged).
+ */
+int cycle_start(const char *state_dir, time_t last_ran, time_t last_reset);
+
+/* cycle_stop() - stop and join the thread (idempotent). */
+void cycle_stop(void);
+
+/*
+ * cycle_usage_clock() - what a job end needs to charge the tail of its
+ * usage: when the last cycle charged running jobs up to (0 if none yet)
+ * and the per-second decay factor in force.
+ */
+void cycle_usage_clock(time_t *last_ran, double *decay);
+
+/*
+ * cycle_initial_priorities() - without slurmdbd there is no decay
+ * thread; give every job its factors once so that sprio has something to
+ * show (as priority/multifactor does).  Takes the job write lock.
+ */
+void cycle_initial_priorities(const struct priority_conf *c);
+
+#endif /* PT_CYCLE_H */

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * job_prio.c - job records in, priorities out (see job_prio.h).  The math
+ * is src/priority.c's; this file only moves fields.
+ */
+#include "job_prio.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "assoc_tree.h"
+
+/* The association whose usage decides the job's fair share. */
+static slurmdb_assoc_rec_t *fs_assoc(job_record_t *job)
+{
+	slurmdb_assoc_rec_t *a = job->assoc_ptr;
+
+	if (a->shares_raw == SLURMDB_FS_USE_PARENT && a->usage->fs_assoc_ptr)
+		return a->usage->fs_assoc_ptr;
+	return a;
+}
+
+bool job_prio_needs_usage(const struct priority_conf *c, job_record_t *job)
+{
+	if (!c->calc_fairshare || !c->prio.w_fs || !job->assoc_ptr ||
+	    !job->details || (job->direct_set_prio && job->priority > 0))
+		return false;
+	return assoc_usage_is_unset(fs_assoc(job));
+}
+
+/*
+ * The job's fair-share factor: Fair Tree's rank of its own association,
+ * else 2^(-usage_efctv / shares_norm / damp) of its fs association.
+ */
+static double job_fs(const struct priority_conf *c, job_record_t *job,
+		     struct fs_memo *memo)
+{
+	slurmdb_assoc_rec_t *a = fs_assoc(job);
+	slurmdb_assoc_usage_t *u = a->usage;
+
+	if (!c->calc_fairshare)
+		return 0;
+	if (assoc_usage_is_unset(a))
+		assoc_usage_on_demand(a);
+	if (c->flags & PRIORITY_FLAGS_FAIR_TREE)
+		return job->assoc_ptr->usage->fs_factor;
+
+	if (memo->assoc != a || memo->usage_efctv != u->usage_efctv ||
+	    memo->shares_norm != u->shares_norm) {
+		memo->assoc = a;
+		memo->usage_efctv = u->usage_efctv;
+		memo->shares_norm = u->shares_norm;
+		memo->factor = ts_classic_factor(
+			u->usage_efctv, (long double)u->shares_norm, c->damp);
+	}
+	return memo->factor;
+}
+
+static void part_snapshot(part_record_t *part, struct ts_prio_part *out)
+{
+	out->job_factor = part->priority_job_factor;
+	out->norm = part->norm_priority;
+	out->max_time = part->max_time;
+	out->tres_cnt = part->tres_cnt;
+}
+
+/* The fields of job the factors read; part is its partition's. */
+static void job_snapshot(const struct priority_conf *c, job_record_t *job,
+			 const struct ts_prio_part *part, struct fs_memo *memo,
+			 struct ts_prio_job *out)
+{
+	struct job_details *d = job->details;
+
+	memset(out, 0, sizeof(*out));
+	out->accrue_time = d->accrue_time;
+	if (job->assoc_ptr) {
+		out->has_assoc = 1;
+		if (c->prio.w_fs)
+			out->fs = job_fs(c, job, memo);
+		out->assoc_prio = job->assoc_ptr->priority;
+		out->assoc_norm = job->assoc_ptr->usage->priority_norm;
+	}
+	if (job->qos_ptr) {
+		out->has_qos = 1;
+		out->qos_prio = job->qos_ptr->priority;
+		out->qos_norm = job->qos_ptr->usage->norm_priority;
+	}
+	out->total_cpus = job->total_cpus;
+	out->max_cpus = d->max_cpus;
+	out->min_cpus = d->min_cpus;
+	out->min_nodes = d->min_nodes;
+	out->time_limit = job->time_limit;
+	out->part = part;
+	out->site = job->site_factor;
+	out->nice = d->nice;
+	out->tres_alloc = job->tres_alloc_cnt;
+	out->tres_req = job->tres_req_cnt;
+}
+
+/* Empty factors, as Slurm leaves them for jobs it does not compute. */
+static void factors_clear(job_record_t *job)
+{
+	priority_factors_object_t *pf = job->prio_factors;
+
+	if (!pf)
+		return;
+	xfree(pf->tres_weights);
+	xfree(pf->priority_tres);
+	memset(pf, 0, sizeof(*pf));
+}
+
+/*
+ * Zeroed factors with TRES arrays when TRES weights are set; the arrays
+ * of the last computation are reused when their size still fits.
+ */
+static priority_factors_object_t *factors_reset(job_record_t *job,
+						const struct ts_prio_config *p)
+{
+	priority_factors_object_t *pf = job->prio_factors;
+	double *tres = NULL, *weights = NULL;
+
+	if (!pf) {
+		pf = job->prio_factors = xmalloc(sizeof(*pf));
+	} else {
+		if (p->w_tres && pf->priority_tres && pf->tres_weights &&
+		    pf->tres_cnt == p->tres_cnt) {
+			tres = pf->priority_tres;
+			weights = pf->tres_weights;
+		} else {
+			xfree(pf->priority_tres);
+			xfree(pf->tres_weights);
+		}
+		memset(pf, 0, sizeof(*pf));
+	}
+	if (p->w_tres) {
+		if (!tres) {
+			tres = xcalloc(p->tres_cnt, sizeof(double));
+			weights = xcalloc(p->tres_cnt, sizeof(double));
+		}
+		memcpy(weights, p->w_tres, p->tres_cnt * sizeof(double));
+		pf->priority_tres = tres;
+		pf->tres_weights = weights;
+		pf->tres_cnt = p->tres_cnt;
+	}
+	return pf;
+}
+
+static void report_cap(job_record_t *job)
+{
+	error("%s: %pJ priority exceeds 32 bits; reduced to 4294967295",
+	      plugin_type, job);
+}
+
+double job_prio_part_tres(const struct ts_prio_config *p, job_record_t *job,
+			  part_record_t *part, double *f)
+{
+	struct ts_prio_job snap = { .tres_alloc = job->tres_alloc_cnt,
+				    .tres_req = job->tres_req_cnt };
+	struct ts_prio_part ps;
+
+	part_snapshot(part, &ps);
+	ts_prio_tres_factors(p, &snap, &ps, f);
+	return ts_prio_tres_weigh(p, f);
+}
+
+double job_prio_part_term(const struct ts_prio_config *p, part_record_t *part)
+{
+	struct ts_prio_part ps;
+
+	part_snapshot(part, &ps);
+	return ts_prio_part_term(p, &ps);
+}
+
+/* One priority per partition, highest tier first (priority_array). */
+static void part_priorities(const struct ts_prio_config *p, job_record_t *job,
+			    const struct ts_prio_factors *f)
+{
+	size_t n = p->w_tres ? p->tres_cnt : 0;
+	double tres[n ? n : 1];
+	part_record_t *part;
+	ListIterator itr;
+	int i = 0;
+
+	if (!job->priority_array)
+		job->priority_array = xcalloc(
+			list_count(job->part_ptr_list) + 1, sizeof(uint32_t));
+	list_sort(job->part_ptr_list, priority_sort_part_tier);
+	itr = list_iterator_create(job->part_ptr_list);
+	while ((part = list_next(itr))) {
+		struct ts_prio_part ps;
+		double part_tres = 0.0;
+		uint32_t prio;
+		int capped;
+
+		if (n) {
+			memset(tres, 0, sizeof(tres));
+			part_tres = job_prio_part_tres(p, job, part, tres);
+		}
+		part_snapshot(part, &ps);
+		prio = ts_prio_part_total(p, f, &ps, part_tres, &capped);
+		if (capped)
+			report_cap(job);
+		job->priority_array[i] =
+			ts_prio_next(p, job->priority_array[i], prio);
+		log_flag(PRIO, "%s: %pJ priority in partition %s: %u",
+			 plugin_type, job, part->name, job->priority_array[i]);
+		i++;
+	}
+	list_iterator_destroy(itr);
+}
+
+uint32_t job_prio_compute(const struct priority_conf *c,
+			  const struct ts_prio_config *p, job_record_t *job,
+			  time_t now, struct fs_memo *memo)
+{
+	struct ts_prio_part part;
+	struct ts_prio_job snap;
+	struct ts_prio_factors f;
+	priority_factors_object_t *pf;
+	double tres_sum;
+	uint32_t prio;
+	int capped;
+
+	if (job->direct_set_prio && job->priority > 0) {
+		factors_clear(job);
+		return job->priority;
+	}
+	if (!job->details) {
+		error("%s: %pJ has no details: priority not set", plugin_type,
+		      job);
+		factors_clear(job);
+		return 0;
+	}
+
+	if (job->part_ptr)
+		part_snapshot(job->part_ptr, &part);
+	job_snapshot(c, job, job->part_ptr ? &part : NULL, memo, &snap);
+	pf = factors_reset(job, p);
+	f.tres = pf->priority_tres;
+	ts_prio_factors(p, &snap, now, &f);
+	tres_sum = ts_prio_weigh(p, &f);
+
+	pf->priority_age = f.age;
+	pf->priority_assoc = f.assoc;
+	pf->priority_fs = f.fs;
+	pf->priority_js = f.js;
+	pf->priority_part = f.part;
+	pf->priority_qos = f.qos;
+	pf->priority_site = f.site;
+	pf->nice = f.nice;
+
+	prio = ts_prio_total(&f, tres_sum, &capped);
+	if (capped)
+		report_cap(job);
+	if (job->part_ptr_list)
+		part_priorities(p, job, &f);
+
+	log_flag(PRIO,
+		 "%s: %pJ priority %u = age %.2f + assoc %.2f + fairshare %.2f "
+		 "+ jobsize %.2f + partition %.2f + qos %.2f + tres %.2f + "
+		 "site %" PRId64 " - nice %" PRId64,
+		 plugin_type, job, prio, f.age, f.assoc, f.fs, f.js, f.part,
+		 f.qos, tres_sum,
+		 (int64_t)f.site - (int64_t)TS_PRIO_NICE_OFFSET,
+		 (int64_t)f.nice - (int64_t)TS_PRIO_NICE_OFFSET);
+	return prio;
+}
+
+void job_prio_recompute(const struct priority_conf *c,
+			const struct ts_prio_config *p, job_record_t *job,
+			time_t now, struct fs_memo *memo)
+{
+	uint32_t prio;
+
+	/* 0 is "held"; running jobs keep theirs unless asked. */
+	if (job->priority == 0 || IS_JOB_POWER_UP_NODE(job) ||
+	    (!IS_JOB_PENDING(job) &&
+	     !(c->flags & PRIORITY_FLAGS_CALCULATE_RUNNING)))
+		return;
+	prio = job_prio_compute(c, p, job, now, memo);
+	if (!(c->flags & PRIORITY_FLAGS_INCR_ONLY) || job->priority < prio) {
+		job->priority = prio;
+		last_job_update = time(NULL);
+	}
+}

@@ -1,0 +1,34 @@
+# priority_treeshare.so: the Slurm 22.05 priority plugin, built out of tree
+# against $(SLURM_SRC) (Debian's source, configured with Debian's flags:
+# its config.h) and libtreeshare.
+#
+#   make build/lib/slurm/priority_treeshare.so
+#   make install-plugin [PLUGINDIR=/usr/local/lib/slurm] [DESTDIR=...]
+#
+# Slurm's headers include "config.h" and "src/common/..."; -iquote . puts
+# the repository's own "src/..." first and no -Isrc is given, so Slurm's
+# config.h can never be shadowed by a file of ours.
+PT_DIR := plugins/priority_treeshare
+PT_SRCS := $(wildcard $(PT_DIR)/*.c)
+PT_OBJS := $(patsubst $(PT_DIR)/%.c,$(BUILD)/obj/$(PT_DIR)/%.o,$(PT_SRCS))
+PT_SO := $(BUILD)/lib/slurm/priority_treeshare.so
+PT_CFLAGS := $(filter-out -Isrc,$(BASE_CFLAGS)) -pthread -iquote . \
+	-I$(SLURM_SRC)
+PT_LDFLAGS := -shared -pthread -Wl,--version-script=$(PT_DIR)/exports.map \
+	-Wl,-z,relro -Wl,-z,now
+
+all: $(PT_SO)
+
+$(BUILD)/obj/$(PT_DIR)/%.o: $(PT_DIR)/%.c $(wildcard $(PT_DIR)/*.h) \
+		$(wildcard src/*.h) $(SLURM_SRC)/config.h
+	@mkdir -p $(dir $@)
+	$(CC) $(PT_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(PT_SO): $(PT_OBJS) $(LIBTS) $(PT_DIR)/exports.map
+	@mkdir -p $(dir $@)
+	$(CC) $(PT_LDFLAGS) -o $@ $(PT_OBJS) $(LIBTS) -lm
+
+.PHONY: install-plugin
+install-plugin: $(PT_SO)
+	install -d $(DESTDIR)$(PLUGINDIR)
+	install -m 0755 $(PT_SO) $(DESTDIR)$(PLUGINDIR)/priority_treeshare.so

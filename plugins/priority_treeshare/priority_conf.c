@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * priority_conf.c - reading slurm.conf's priority keys (see
+ * priority_conf.h) and keeping the configuration in force.
+ */
+#include "slurmctld_api.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "priority_conf.h"
+
+/* Guards current and every conf's refs. */
+static pthread_mutex_t conf_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct priority_conf *current;
+static unsigned last_generation;
+
+double conf_decay_factor(uint32_t hl)
+{
+	if (hl > 0)
+		return 1 - (0.693 / (double)hl);
+	return 1;
+}
+
+static unsigned prio_flags(const struct priority_conf *c)
+{
+	unsigned f = 0;
+
+	if (c->flags & PRIORITY_FLAGS_SIZE_RELATIVE)
+		f |= TS_PRIO_SIZE_RELATIVE;
+	if (c->favor_small)
+		f |= TS_PRIO_FAVOR_SMALL;
+	if (c->flags & PRIORITY_FLAGS_NO_NORMAL_ASSOC)
+		f |= TS_PRIO_NO_NORMAL_ASSOC;
+	if (c->flags & PRIORITY_FLAGS_NO_NORMAL_PART)
+		f |= TS_PRIO_NO_NORMAL_PART;
+	if (c->flags & PRIORITY_FLAGS_NO_NORMAL_QOS)
+		f |= TS_PRIO_NO_NORMAL_QOS;
+	if (c->flags & PRIORITY_FLAGS_NO_NORMAL_TRES)
+		f |= TS_PRIO_NO_NORMAL_TRES;
+	if (c->flags & PRIORITY_FLAGS_INCR_ONLY)
+		f |= TS_PRIO_INCR_ONLY;
+	return f;
+}
+
+static enum ts_fs_algo fs_algo(uint16_t flags)
+{
+	if (flags & PRIORITY_FLAGS_FAIR_TREE)
+		return TS_FS_FAIR_TREE;
+	if (flags & PRIORITY_FLAGS_DEPTH_OBLIVIOUS)
+		return TS_FS_DEPTH_OBLIVIOUS;
+	return TS_FS_CLASSIC;
+}
+
+/*
+ * PriorityParameters.  Its keys (fairshare=, usage_window=, formula=, ...)
+ * arrive with issue 5 (src/settings.h); until the plugin applies them,
+ * any key is refused so that a site never runs with a setting silently
+ * ignored.  key receives the first key as written (up to '=' or ',').
+ * RET 0 if text sets nothing.
+ */
+static int check_params(const char *text, char *key, size_t size)
+{
+	const char *p = text, *end;
+	size_t len;
+
+	if (!text)
+		return 0;
+	while (*p == ',' || isspace((unsigned char)*p))
+		p++;
+	if (!*p)
+		return 0;
+	end = p;
+	while (*end && *end != '=' && *end != ',')
+		end++;
+	while (end > p && isspace((unsigned char)end[-1]))
+		end--;
+	len = (size_t)(end - p) < size - 1 ? (size_t)(end - p) : size - 1;
+	memcpy(key, p, len);
+	key[len] = '\0';
+	return -1;
+}
+
+static void conf_free(struct priority_conf *c)
+{
+	if (!c)
+		return;
+	xfree(c->w_tres);
+	xfree(c->params);
+	xfree(c);
+}
+
+void conf_no_fair_share(struct priority_conf *c)
+{
+	c->calc_fairshare = false;
+	c->prio.w_age = 0;
+	c->prio.w_fs = 0;
+}
+
+struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
+				 const char *outcome)
+{
+	struct priority_conf *c = xmalloc(sizeof(*c));
+	char key[64];
+
+	c->refs = 1;
+	c->calc_fairshare = old ? old->calc_fairshare : true;
+	c->flags = slurm_conf.priority_flags;
+	c->favor_small = slurm_conf.priority_favor_small;
+	c->damp = slurm_conf.fs_dampening_factor;
+	c->decay_hl = slurm_conf.priority_decay_hl;
+	c->decay_factor = conf_decay_factor(c->decay_hl);
+	c->calc_period = slurm_conf.priority_calc_period;
+	c->reset_period = slurm_conf.priority_reset_period;
+	c->fs.algo = fs_algo(c->flags);
+	c->fs.damp = c->damp;
+	c->params = xstrdup(slurm_conf.priority_params);
+
+	if (check_params(c->params, key, sizeof(key))) {
+		if (in_ctld) {
+			error("%s: PriorityParameters: unknown key '%s' in "
+			      "'%s': %s",
+			      plugin_type, key, c->params, outcome);
+			conf_free(c);
+			return NULL;
+		}
+		debug("%s: PriorityParameters: unknown key '%s' ignored in "
+		      "this client",
+		      plugin_type, key);
+	}
+	if (!in_ctld)
+		return c;
+
+	c->prio.w_age = slurm_conf.priority_weight_age;
+	c->prio.w_assoc = slurm_conf.priority_weight_assoc;
+	c->prio.w_fs = slurm_conf.priority_weight_fs;
+	c->prio.w_js = slurm_conf.priority_weight_js;
+	c->prio.w_part = slurm_conf.priority_weight_part;
+	c->prio.w_qos = slurm_conf.priority_weight_qos;
+	c->prio.max_age = slurm_conf.priority_max_age;
+	c->prio.flags = prio_flags(c);
+	c->prio.tres_cnt = slurmctld_tres_cnt > 0 ? slurmctld_tres_cnt : 0;
+	if (slurm_conf.priority_weight_tres &&
+	    *slurm_conf.priority_weight_tres && c->prio.tres_cnt) {
+		c->w_tres = slurm_get_tres_weight_array(
+			slurm_conf.priority_weight_tres, c->prio.tres_cnt,
+			false);
+		if (!c->w_tres) {
+			/* Slurm logged which item; say what it costs. */
+			error("%s: PriorityWeightTRES: cannot use '%s': %s",
+			      plugin_type, slurm_conf.priority_weight_tres,
+			      outcome);
+			conf_free(c);
+			return NULL;
+		}
+	}
+	c->prio.w_tres = c->w_tres;
+	if (old && !old->calc_fairshare)
+		conf_no_fair_share(c);
+
+	log_flag(PRIO,
+		 "%s: weights age %u assoc %u fairshare %u jobsize %u "
+		 "partition %u qos %u; max age %u s; flags 0x%x; dampening %u; "
+		 "half-life %u s; period %u s",
+		 plugin_type, c->prio.w_age, c->prio.w_assoc, c->prio.w_fs,
+		 c->prio.w_js, c->prio.w_part, c->prio.w_qos, c->prio.max_age,
+		 c->flags, c->damp, c->decay_hl, c->calc_period);
+	return c;
+}
+
+void conf_install(struct priority_conf *c)
+{
+	struct priority_conf *old;
+
+	slurm_mutex_lock(&conf_mutex);
+	c->generation = ++last_generation;
+	old = current;
+	current = c;
+	if (old && !--old->refs)
+		conf_free(old);
+	slurm_mutex_unlock(&conf_mutex);
+}
+
+struct priority_conf *conf_get(void)
+{
+	struct priority_conf *c;
+
+	slurm_mutex_lock(&conf_mutex);
+	c = current;
+	if (c)
+		c->refs++;
+	slurm_mutex_unlock(&conf_mutex);
+	return c;
+}
+
+void conf_put(struct priority_conf *c)
+{
+	bool last;
+
+	if (!c)
+		return;
+	slurm_mutex_lock(&conf_mutex);
+	last = !--c->refs;
+	slurm_mutex_unlock(&conf_mutex);
+	if (last)
+		conf_free(c);
+}
+
+void conf_fini(void)
+{
+	struct priority_conf *old;
+
+	slurm_mutex_lock(&conf_mutex);
+	old = current;
+	current = NULL;
+	slurm_mutex_unlock(&conf_mutex);
+	conf_put(old);
+}
+
+struct ts_prio_config conf_prio_now(const struct priority_conf *c)
+{
+	struct ts_prio_config p = c->prio;
+
+	p.cluster_cpus = &cluster_cpus ? cluster_cpus : 0;
+	p.node_count = node_record_count > 0 ? (uint32_t)node_record_count : 0;
+	return p;
+}

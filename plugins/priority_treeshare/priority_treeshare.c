@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * priority_treeshare.c - the plugin block and the entry points Slurm 22.05
+ * resolves for a priority plugin (src/common/slurm_priority.c syms[]).
+ * Each forwards to the file that owns the concept:
+ *
+ *   priority_conf.c  slurm.conf's priority keys, PriorityParameters
+ *   cycle.c          the decay thread
+ *   usage.c          decay, charge and reset of usage
+ *   assoc_tree.c     associations to src/'s tree and results back
+ *   job_prio.c       job records to src/priority.c and back
+ *   factors_rpc.c    sprio's factor list
+ *   state_file.c     the last decay time across restarts
+ *
+ * In a client (sshare) only init(), fini() and
+ * priority_p_calc_fs_factor() are ever called; no thread is started and
+ * no slurmctld symbol is needed (slurmctld_api.h).
+ */
+#include "slurmctld_api.h"
+
+#include <pthread.h>
+
+#include "assoc_tree.h"
+#include "cycle.h"
+#include "factors_rpc.h"
+#include "job_prio.h"
+#include "priority_conf.h"
+#include "state_file.h"
+#include "usage.h"
+
+const char plugin_name[] = "Priority treeshare plugin";
+const char plugin_type[] = "priority/treeshare";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+static bool in_ctld;	    /* set by init(), read-only after */
+static bool site_factor_up; /* site_factor_plugin_init() succeeded */
+
+/*
+ * Slurm calls priority_p_set_assoc_usage() holding only the association
+ * read lock; on_demand_mutex keeps two such callers from storing into
+ * the same record at once.
+ */
+static pthread_mutex_t on_demand_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/* Each association's shares_norm the way the algorithm now in force
+ * normalises them (Fair Tree: per level; else: product up the tree). */
+static void renormalise_shares(List kids)
+{
+	slurmdb_assoc_rec_t *a;
+	ListIterator itr;
+
+	if (!kids || list_is_empty(kids))
+		return;
+	itr = list_iterator_create(kids);
+	while ((a = list_next(itr))) {
+		assoc_mgr_normalize_assoc_shares(a);
+		if (!a->user)
+			renormalise_shares(a->usage->children_list);
+	}
+	list_iterator_destroy(itr);
+}
+
+extern int init(void)
+{
+	static const char outcome[] = "slurmctld cannot start";
+	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK };
+	struct priority_conf *c;
+	time_t ran = 0, reset = 0;
+
+	in_ctld = ctld_present();
+	if (!(c = conf_build(NULL, in_ctld, outcome)))
+		return SLURM_ERROR;
+	if (!in_ctld) {
+		conf_install(c);
+		debug("%s: %s loaded in a client", __func__, plugin_name);
+		return SLURM_SUCCESS;
+	}
+
+	if (!slurm_with_slurmdbd()) {
+		if (c->prio.w_age)
+			error("%s: PriorityWeightAge needs SlurmDBD "
+			      "(AccountingStorageType=accounting_storage/"
+			      "slurmdbd); ignored",
+			      plugin_type);
+		if (c->prio.w_fs)
+			error("%s: PriorityWeightFairshare needs SlurmDBD "
+			      "(AccountingStorageType=accounting_storage/"
+			      "slurmdbd); ignored",
+			      plugin_type);
+		conf_no_fair_share(c);
+		conf_install(c);
+		cycle_initial_priorities(c);
+	} else if (assoc_mgr_root_assoc) {
+		if (state_file_read(slurm_conf.state_save_location, &ran,
+				    &reset) &&
+		    !ignore_state_errors) {
+			conf_put(c);
+			return SLURM_ERROR;
+		}
+		assoc_mgr_lock(&write);
+		assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+		assoc_mgr_unlock(&write);
+		conf_install(c);
+		if (cycle_start(slurm_conf.state_save_location, ran, reset)) {
+			conf_fini();
+			return SLURM_ERROR;
+		}
+	} else {
+		if (c->prio.w_fs) {
+			error("%s: no association data from the database, "
+			      "which PriorityWeightFairshare needs: check the "
+			      "slurmdbd connection; %s",
+			      plugin_type, outcome);
+			conf_put(c);
+			return SLURM_ERROR;
+		}
+		conf_no_fair_share(c);
+		conf_install(c);
+	}
+
+	site_factor_up = site_factor_plugin_init() == SLURM_SUCCESS;
+	debug("%s: %s loaded", __func__, plugin_name);
+	return SLURM_SUCCESS;
+}
+
+extern int fini(void)
+{
+	cycle_stop();
+	if (site_factor_up)
+		site_factor_plugin_fini();
+	site_factor_up = false;
+	conf_fini();
+	return SLURM_SUCCESS;
+}
+
+extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
+{
+	assoc_mgr_lock_t read = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK, .qos = READ_LOCK };
+	assoc_mgr_lock_t *locks = &read;
+	struct priority_conf *c;
+	struct ts_prio_config p;
+	struct fs_memo memo = { 0 };
+	uint32_t prio;
+
+	(void)last_prio;
+	/* The site factor first, so that the sum includes its change. */
+	site_factor_g_set(job_ptr);
+	if (!(c = conf_get()))
+		return 0;
+	p = conf_prio_now(c);
+
+	assoc_mgr_lock(locks);
+	if (job_prio_needs_usage(c, job_ptr)) {
+		/* Its user's usage is computed now and kept, as in Slurm. */
+		assoc_mgr_unlock(locks);
+		locks = &write;
+		assoc_mgr_lock(locks);
+	}
+	prio = job_prio_compute(c, &p, job_ptr, time(NULL), &memo);
+	assoc_mgr_unlock(locks);
+	conf_put(c);
+
+	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
+	       prio);
+	return prio;
+}
+
+extern void priority_p_reconfig(bool assoc_clear)
+{
+	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK };
+	struct priority_conf *old = conf_get(), *c;
+	time_t ran;
+	double decay;
+
+	c = conf_build(old, in_ctld, "running configuration kept");
+	if (c) {
+		/* Fair Tree normalises shares per level; the rest do not. */
+		if (in_ctld && old &&
+		    ((old->flags ^ c->flags) & PRIORITY_FLAGS_FAIR_TREE) &&
+		    assoc_mgr_root_assoc) {
+			assoc_mgr_lock(&write);
+			renormalise_shares(
+				assoc_mgr_root_assoc->usage->children_list);
+			assoc_mgr_unlock(&write);
+		}
+		conf_install(c);
+	}
+	conf_put(old);
+	if (!in_ctld)
+		return;
+
+	/* A reload refilled the TRES run seconds of running jobs. */
+	if (assoc_clear) {
+		cycle_usage_clock(&ran, &decay);
+		usage_give_back_run_secs(ran);
+	}
+	site_factor_g_reconfig();
+	debug2("%s: %s reconfigured", __func__, plugin_name);
+}
+
+extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
+{
+	xassert(assoc_mgr_root_assoc);
+	xassert(assoc && assoc->usage);
+
+	slurm_mutex_lock(&on_demand_mutex);
+	assoc_usage_on_demand(assoc);
+	slurm_mutex_unlock(&on_demand_mutex);
+}
+
+extern double priority_p_calc_fs_factor(long double usage_efctv,
+					long double shares_norm)
+{
+	struct priority_conf *c = conf_get();
+	double damp = c ? c->damp : slurm_conf.fs_dampening_factor;
+
+	conf_put(c);
+	return ts_classic_factor(usage_efctv, shares_norm, damp);
+}
+
+extern List
+priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg,
+				     uid_t uid)
+{
+	struct priority_conf *c = conf_get();
+	List l = NULL;
+
+	xassert(req_msg);
+	if (c)
+		l = factors_rpc_list(c, req_msg, uid);
+	conf_put(c);
+	return l;
+}
+
+/* Called with the job write lock (Slurm's acct_policy_job_fini()). */
+extern void priority_p_job_end(job_record_t *job_ptr)
+{
+	assoc_mgr_lock_t locks = USAGE_LOCKS;
+	time_t ran;
+	double decay;
+
+	log_flag(PRIO, "%s: %pJ ended", plugin_type, job_ptr);
+	cycle_usage_clock(&ran, &decay);
+	assoc_mgr_lock(&locks);
+	(void)usage_charge_job(job_ptr, ran, time(NULL), true, decay);
+	assoc_mgr_unlock(&locks);
+}

@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * usage.c - decay, charge and reset of association and QOS usage (see
+ * usage.h for the rules).  The arithmetic and its types follow
+ * priority/multifactor's step by step, since sshare prints RawUsage to
+ * the unit and parity is checked on it.
+ */
+#include "usage.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "src/common/slurm_time.h"
+
+#define SECS_PER_DAY  (24 * 60 * 60)
+#define SECS_PER_WEEK (7 * SECS_PER_DAY)
+
+static int tres_count(void)
+{
+	return (&slurmctld_tres_cnt && slurmctld_tres_cnt > 0)
+		       ? slurmctld_tres_cnt
+		       : 0;
+}
+
+static bool enforce_limits(void)
+{
+	return &accounting_enforce &&
+	       (accounting_enforce & ACCOUNTING_ENFORCE_LIMITS);
+}
+
+static void scale_assoc_usage(slurmdb_assoc_usage_t *u, double f, int n)
+{
+	int i;
+
+	u->usage_raw *= f;
+	for (i = 0; i < n; i++)
+		u->usage_tres_raw[i] *= f;
+	u->grp_used_wall *= f;
+}
+
+void usage_decay(double factor)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
+	slurmdb_assoc_rec_t *assoc;
+	slurmdb_qos_rec_t *qos;
+	ListIterator itr;
+	int i, n = tres_count();
+
+	assoc_mgr_lock(&locks);
+	/* All of them, the root included: usage is kept per subtree. */
+	itr = list_iterator_create(assoc_mgr_assoc_list);
+	while ((assoc = list_next(itr))) {
+		scale_assoc_usage(assoc->usage, factor, n);
+		if (assoc->leaf_usage && assoc->leaf_usage != assoc->usage)
+			scale_assoc_usage(assoc->leaf_usage, factor, n);
+	}
+	list_iterator_destroy(itr);
+
+	itr = list_iterator_create(assoc_mgr_qos_list);
+	while ((qos = list_next(itr))) {
+		if (qos->flags & QOS_FLAG_NO_DECAY)
+			continue;
+		qos->usage->usage_raw *= factor;
+		for (i = 0; i < n; i++)
+			qos->usage->usage_tres_raw[i] *= factor;
+		qos->usage->grp_used_wall *= factor;
+	}
+	list_iterator_destroy(itr);
+	assoc_mgr_unlock(&locks);
+}
+
+void usage_reset(void)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
+	slurmdb_assoc_rec_t *assoc;
+	slurmdb_qos_rec_t *qos;
+	ListIterator itr;
+	int i, n = tres_count();
+
+	assoc_mgr_lock(&locks);
+	itr = list_iterator_create(assoc_mgr_assoc_list);
+	while ((assoc = list_next(itr))) {
+		assoc->usage->usage_raw = 0;
+		for (i = 0; i < n; i++)
+			assoc->usage->usage_tres_raw[i] = 0;
+		assoc->usage->grp_used_wall = 0;
+		if (assoc->leaf_usage && assoc->leaf_usage != assoc->usage) {
+			slurmdb_destroy_assoc_usage(assoc->leaf_usage);
+			assoc->leaf_usage = NULL;
+		}
+	}
+	list_iterator_destroy(itr);
+
+	itr = list_iterator_create(assoc_mgr_qos_list);
+	while ((qos = list_next(itr))) {
+		qos->usage->usage_raw = 0;
+		for (i = 0; i < n; i++)
+			qos->usage->usage_tres_raw[i] = 0;
+		qos->usage->grp_used_wall = 0;
+	}
+	list_iterator_destroy(itr);
+	assoc_mgr_unlock(&locks);
+	info("%s: usage reset (PriorityUsageResetPeriod)", plugin_type);
+}
+
+/*
+ * Add tres_used to usage_tres_raw (when given) and give back tres_secs
+ * of the job's reserved TRES run seconds.  Only under
+ * AccountingStorageEnforce=limits, as in Slurm: without it neither
+ * changes.  Energy is not a time-limited TRES and is skipped.
+ */
+static void give_back(const char *what, uint32_t rec_id, const char *name,
+		      long double *usage_tres_raw, uint64_t *run_secs,
+		      const long double *tres_used, const uint64_t *tres_secs,
+		      uint32_t job_id)
+{
+	int i, n = tres_count();
+
+	if (!enforce_limits())
+		return;
+	for (i = 0; i < n; i++) {
+		if (i == TRES_ARRAY_ENERGY)
+			continue;
+		if (tres_used)
+			usage_tres_raw[i] += tres_used[i];
+		if (tres_secs[i] > run_secs[i]) {
+			char who[64];
+
+			if (name)
+				snprintf(who, sizeof(who), "%s %s", what, name);
+			else
+				snprintf(who, sizeof(who), "%s %u", what,
+					 rec_id);
+			error("%s: job %u: %s TRES %s grp_used_tres_run_secs "
+			      "underflow: %" PRIu64 " to remove, %" PRIu64
+			      " left",
+			      plugin_type, job_id, who,
+			      assoc_mgr_tres_name_array[i], tres_secs[i],
+			      run_secs[i]);
+			run_secs[i] = 0;
+		} else {
+			run_secs[i] -= tres_secs[i];
+		}
+	}
+}
+
+static void qos_give_back(slurmdb_qos_rec_t *qos, const long double *tres_used,
+			  const uint64_t *tres_secs, uint32_t job_id)
+{
+	if (qos)
+		give_back("QOS", qos->id, qos->name, qos->usage->usage_tres_raw,
+			  qos->usage->grp_used_tres_run_secs, tres_used,
+			  tres_secs, job_id);
+}
+
+static void assoc_give_back(slurmdb_assoc_rec_t *assoc,
+			    const long double *tres_used,
+			    const uint64_t *tres_secs, uint32_t job_id)
+{
+	give_back("assoc", assoc->id, NULL, assoc->usage->usage_tres_raw,
+		  assoc->usage->grp_used_tres_run_secs, tres_used, tres_secs,
+		  job_id);
+}
+
+/* Charge one QOS: NoDecay QOS get the undecayed figures. */
+static void charge_qos(slurmdb_qos_rec_t *qos, double wall_decay,
+		       double wall_nodecay, double used_decay,
+		       double used_nodecay, const long double *tres_decay,
+		       const long double *tres_nodecay,
+		       const uint64_t *tres_secs, uint32_t job_id)
+{
+	if (qos->flags & QOS_FLAG_NO_DECAY) {
+		qos->usage->grp_used_wall += wall_nodecay;
+		qos->usage->usage_raw += (long double)used_nodecay;
+		qos_give_back(qos, tres_nodecay, tres_secs, job_id);
+	} else {
+		qos->usage->grp_used_wall += wall_decay;
+		qos->usage->usage_raw += (long double)used_decay;
+		qos_give_back(qos, tres_decay, tres_secs, job_id);
+	}
+}
+
+static double billable_tres(job_record_t *job, time_t from)
+{
+	/* Slurm's own billing (TRESBillingWeights, MAX_TRES), cached. */
+	if (&calc_job_billable_tres)
+		return calc_job_billable_tres(job, from, true);
+	return job->total_cpus;
+}
+
+bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
+		      double decay)
+{
+	int i, n = tres_count();
+	uint64_t tres_secs[n > 0 ? n : 1];
+	long double tres_decay[n > 0 ? n : 1];
+	long double tres_nodecay[n > 0 ? n : 1];
+	double run, wall_decay, wall_nodecay, used_decay, used_nodecay;
+	double billable;
+	uint64_t limit_ends, reserved_secs = 0;
+	slurmdb_qos_rec_t *qos;
+	slurmdb_assoc_rec_t *assoc;
+
+	/* The end of this job was charged already. */
+	if (job->end_time_exp == (time_t)NO_VAL)
+		return false;
+
+	if (job->start_time > from)
+		from = job->start_time;
+	/* A job past its limit has an end_time in the past: only at end. */
+	if (job->end_time && at_end && to > job->end_time)
+		to = job->end_time;
+	run = difftime(to, from);
+	if (run < 0)
+		run = 0;
+
+	/*
+	 * The run seconds to give back: Slurm reserved TRES x time limit at
+	 * start, so never more than up to the time limit.
+	 */
+	limit_ends = (uint64_t)job->start_time + (uint64_t)job->time_limit * 60;
+	if ((uint64_t)from >= limit_ends) {
+		reserved_secs = 0;
+	} else if (IS_JOB_FINISHED(job) || IS_JOB_COMPLETING(job) ||
+		   IS_JOB_RESIZING(job)) {
+		/* Requeued jobs may be pending + completing: the same. */
+		reserved_secs = limit_ends - (uint64_t)from;
+	} else if (to > job->end_time_exp) {
+		int left = difftime(job->end_time_exp, from);
+
+		if (left > 0)
+			reserved_secs = (uint64_t)left;
+	} else {
+		reserved_secs = run;
+	}
+	if (at_end)
+		job->end_time_exp = (time_t)NO_VAL;
+
+	memset(tres_secs, 0, sizeof(tres_secs));
+	memset(tres_decay, 0, sizeof(tres_decay));
+	memset(tres_nodecay, 0, sizeof(tres_nodecay));
+
+	/* Usage spread evenly over [from, to], decayed to "to". */
+	wall_decay = run * pow(decay, run);
+	billable = billable_tres(job, from);
+	used_decay = wall_decay * billable;
+	used_nodecay = run * billable;
+	wall_nodecay = run;
+
+	qos = job->qos_ptr;
+	if (qos && qos->usage_factor >= 0) {
+		used_decay *= qos->usage_factor;
+		wall_decay *= qos->usage_factor;
+		used_nodecay *= qos->usage_factor;
+		wall_nodecay *= qos->usage_factor;
+		reserved_secs *= qos->usage_factor;
+	}
+	if (job->tres_alloc_cnt) {
+		for (i = 0; i < n; i++) {
+			uint64_t cnt = job->tres_alloc_cnt[i];
+
+			if (!cnt || cnt == NO_CONSUME_VAL64)
+				continue;
+			tres_secs[i] = reserved_secs * cnt;
+			tres_decay[i] =
+				(long double)wall_decay * (long double)cnt;
+			tres_nodecay[i] =
+				(long double)wall_nodecay * (long double)cnt;
+		}
+	}
+
+	log_flag(PRIO,
+		 "%s: job %u ran %g s of [%ld, %ld], billable %f: adds %f (%f "
+		 "undecayed)",
+		 plugin_type, job->job_id, run, (long)from, (long)to, billable,
+		 used_decay, used_nodecay);
+
+	if (qos)
+		charge_qos(qos, wall_decay, wall_nodecay, used_decay,
+			   used_nodecay, tres_decay, tres_nodecay, tres_secs,
+			   job->job_id);
+	/* The partition's QOS too, unless it is the job's (UsageFactor
+	 * is the job QOS's only). */
+	if (job->part_ptr && job->part_ptr->qos_ptr &&
+	    job->part_ptr->qos_ptr != qos)
+		charge_qos(job->part_ptr->qos_ptr, wall_decay, wall_nodecay,
+			   used_decay, used_nodecay, tres_decay, tres_nodecay,
+			   tres_secs, job->job_id);
+
+	/* The association and every ancestor: the root's total is what
+	 * usage is normalised against. */
+	for (assoc = job->assoc_ptr; assoc;
+	     assoc = assoc->usage->parent_assoc_ptr) {
+		assoc->usage->grp_used_wall += wall_decay;
+		assoc->usage->usage_raw += (long double)used_decay;
+		assoc_give_back(assoc, tres_decay, tres_secs, job->job_id);
+	}
+	return true;
+}
+
+/* Give back one job's used run seconds (usage_give_back_run_secs()). */
+static void give_back_job(job_record_t *job, time_t last_ran)
+{
+	int i, n = tres_count();
+	uint64_t tres_secs[n > 0 ? n : 1];
+	slurmdb_assoc_rec_t *assoc;
+	double used = 1.0;
+
+	if (job->end_time_exp == (time_t)NO_VAL || !IS_JOB_RUNNING(job) ||
+	    job->start_time > last_ran || !job->tres_alloc_cnt)
+		return;
+
+	if (job->qos_ptr && job->qos_ptr->usage_factor >= 0)
+		used = job->qos_ptr->usage_factor;
+	used *= (double)(last_ran - job->start_time);
+	memset(tres_secs, 0, sizeof(tres_secs));
+	for (i = 0; i < n; i++) {
+		if (job->tres_alloc_cnt[i] == NO_CONSUME_VAL64)
+			continue;
+		tres_secs[i] = job->tres_alloc_cnt[i] * used;
+	}
+
+	qos_give_back(job->qos_ptr, NULL, tres_secs, job->job_id);
+	if (job->part_ptr && job->part_ptr->qos_ptr != job->qos_ptr)
+		qos_give_back(job->part_ptr->qos_ptr, NULL, tres_secs,
+			      job->job_id);
+	for (assoc = job->assoc_ptr; assoc;
+	     assoc = assoc->usage->parent_assoc_ptr)
+		assoc_give_back(assoc, NULL, tres_secs, job->job_id);
+}
+
+void usage_give_back_run_secs(time_t last_ran)
+{
+	slurmctld_lock_t job_read = { .job = READ_LOCK };
+	assoc_mgr_lock_t locks = USAGE_LOCKS;
+	job_record_t *job;
+	ListIterator itr;
+
+	if (!(slurm_conf.accounting_storage_enforce &
+	      ACCOUNTING_ENFORCE_LIMITS))
+		return;
+	lock_slurmctld(job_read);
+	if (!job_list || !list_count(job_list)) {
+		unlock_slurmctld(job_read);
+		return;
+	}
+	log_flag(PRIO, "%s: giving back TRES run seconds used before %ld",
+		 plugin_type, (long)last_ran);
+	assoc_mgr_lock(&locks);
+	itr = list_iterator_create(job_list);
+	while ((job = list_next(itr)))
+		give_back_job(job, last_ran);
+	list_iterator_destroy(itr);
+	assoc_mgr_unlock(&locks);
+	unlock_slurmctld(job_read);
+}
+
+time_t usage_next_reset(uint16_t period, time_t last_reset, time_t now)
+{
+	struct tm tm;
+	time_t t;
+
+	if (!localtime_r(&last_reset, &tm))
+		return 0;
+	tm.tm_sec = 0;
+	tm.tm_min = 0;
+	tm.tm_hour = 0;
+
+	switch (period) {
+	case PRIORITY_RESET_DAILY:
+		t = slurm_mktime(&tm) + SECS_PER_DAY;
+		while (t + SECS_PER_DAY < now)
+			t += SECS_PER_DAY;
+		return t;
+	case PRIORITY_RESET_WEEKLY:
+		/* The next Sunday, 00:00. */
+		t = slurm_mktime(&tm) + SECS_PER_DAY * (7 - tm.tm_wday);
+		while (t + SECS_PER_WEEK < now)
+			t += SECS_PER_WEEK;
+		return t;
+	case PRIORITY_RESET_MONTHLY:
+		tm.tm_mday = 1;
+		if (tm.tm_mon < 11) {
+			tm.tm_mon++;
+		} else {
+			tm.tm_mon = 0;
+			tm.tm_year++;
+		}
+		break;
+	case PRIORITY_RESET_QUARTERLY:
+		tm.tm_mday = 1;
+		if (tm.tm_mon < 3) {
+			tm.tm_mon = 3;
+		} else if (tm.tm_mon < 6) {
+			tm.tm_mon = 6;
+		} else if (tm.tm_mon < 9) {
+			tm.tm_mon = 9;
+		} else {
+			tm.tm_mon = 0;
+			tm.tm_year++;
+		}
+		break;
+	case PRIORITY_RESET_YEARLY:
+		tm.tm_mday = 1;
+		tm.tm_mon = 0;
+		tm.tm_year++;
+		break;
+	default:
+		return 0;
+	}
+	return slurm_mktime(&tm);
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * usage.h - usage accounting, as priority/multifactor keeps it:
+ *
+ *   decay   every association's and QOS's usage_raw, usage_tres_raw and
+ *           grp_used_wall (the leaf copy too) times f = d^dt, where
+ *           d = 1 - 0.693 / PriorityDecayHalfLife and dt the seconds since
+ *           the last cycle; QOS with Flags=NoDecay keep theirs.
+ *   charge  a running job's billable TRES-seconds of [from, to], decayed
+ *           as if spread evenly (dt * d^dt), times its QOS UsageFactor,
+ *           added to its QOS, its partition's QOS (when another) and its
+ *           association and every ancestor up to the root; the TRES run
+ *           seconds accounting_storage_enforce=limits reserved for it
+ *           are given back as they are consumed.
+ *   reset   everything zeroed, per PriorityUsageResetPeriod.
+ *
+ * Every function here writes association and QOS records: the caller
+ * holds assoc_mgr's { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+ * .tres = READ_LOCK } (and, for usage_charge_job(), the job write lock),
+ * except where a function says it locks itself.
+ */
+#ifndef PT_USAGE_H
+#define PT_USAGE_H
+
+#include "slurmctld_api.h"
+
+#include <stdbool.h>
+#include <time.h>
+
+/* The assoc_mgr locks usage accounting needs, by name. */
+#define USAGE_LOCKS                                                            \
+	{                                                                      \
+		.assoc = WRITE_LOCK, .qos = WRITE_LOCK, .tres = READ_LOCK      \
+	}
+
+/* usage_decay() - multiply all usage by factor; locks assoc_mgr itself. */
+void usage_decay(double factor);
+
+/* usage_reset() - zero all usage; locks assoc_mgr itself. */
+void usage_reset(void);
+
+/*
+ * usage_charge_job() - add job's usage of [from, to] (Slurm's
+ * _apply_new_usage()).  at_end: the job has ended; its usage is charged up
+ * to its end time and never again.  decay: d, the per-second factor.
+ * RET false when the job's end was already charged (nothing done).
+ */
+bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
+		      double decay);
+
+/*
+ * usage_give_back_run_secs() - at start and after an association reload,
+ * Slurm reserves each running job's TRES x time limit in
+ * grp_used_tres_run_secs; give back what the job used up to last_ran.
+ * Takes the job read lock and assoc_mgr locks itself.
+ */
+void usage_give_back_run_secs(time_t last_ran);
+
+/*
+ * usage_next_reset() - the first reset time after last_reset for period
+ * (PRIORITY_RESET_DAILY .. YEARLY), local midnight based as Slurm's; for
+ * daily and weekly periods, never more than one period before now.
+ * RET 0 for other periods.
+ */
+time_t usage_next_reset(uint16_t period, time_t last_reset, time_t now);
+
+#endif /* PT_USAGE_H */
