@@ -3,13 +3,27 @@
  * fairshare.h - the fair-share algorithms over a finished struct ts_tree,
  * and the per-node results they produce, named as Slurm's sshare names
  * them.  One file per algorithm: classic.c, depth_oblivious.c,
- * fair_tree.c, pbs.c; dispatch in fairshare.c.
+ * fair_tree.c, pbs.c; dispatch and the parts they share in fairshare.c.
+ * The math, its sources and every known difference from Slurm 22.05's
+ * documentation are in fairshare-algorithms(7).
  *
  * Every function here allocates nothing (struct ts_fs is sized once with
  * ts_fs_alloc()), reads no clock, and lets no NaN out.  The exceptions
  * Slurm itself shows, and which therefore are kept: level_fs is +inf for
  * an association with shares and no usage (sshare prints "inf"), and
- * TS_USAGE_NO_VAL marks "not computed" exactly where Slurm uses NO_VAL.
+ * TS_USAGE_NO_VAL marks "not computed" exactly where Slurm keeps NO_VAL
+ * (the root's usage_norm, the root's and Fairshare=parent accounts'
+ * level_fs under Fair Tree).
+ *
+ * Each array holds, per node, the value Slurm 22.05 stores in that
+ * association's usage record after a decay cycle (users included, which
+ * Slurm fills lazily with the same values), except fs_factor outside
+ * Fair Tree: Slurm stores nothing there and sshare prints
+ * ts_classic_factor(usage_efctv, shares_norm), which is what we keep.
+ *
+ * A job's fair-share factor: under Fair Tree fs_factor[i] of its
+ * association i; otherwise fs_factor[i], or fs_factor[fs_parent[i]] when
+ * i is Fairshare=parent (Slurm's _get_fairshare_priority()).
  */
 #ifndef TS_FAIRSHARE_H
 #define TS_FAIRSHARE_H
@@ -24,58 +38,137 @@
 #define TS_USAGE_NO_VAL ((long double)0xfffffffeU)
 
 enum ts_fs_algo {
-	TS_FS_CLASSIC,		/* priority/multifactor with NO_FAIR_TREE */
-	TS_FS_DEPTH_OBLIVIOUS,	/* PriorityFlags=DEPTH_OBLIVIOUS (seed 002) */
-	TS_FS_FAIR_TREE,	/* the default since Slurm 19.05 (seed 004) */
-	TS_FS_PBS,		/* PBS PP-718 fairshare_factor (seed 000) */
+	TS_FS_CLASSIC,	       /* priority/multifactor with NO_FAIR_TREE */
+	TS_FS_DEPTH_OBLIVIOUS, /* PriorityFlags=DEPTH_OBLIVIOUS (seed 002) */
+	TS_FS_FAIR_TREE,       /* the default since Slurm 19.05 (seed 004) */
+	TS_FS_PBS,	       /* PBS PP-718 fairshare_factor (seed 000) */
 };
+
+/* Fair Tree variants (ts_fair_tree_opt()). */
+#define TS_FT_AS_RUN 0 /* Slurm 22.05's running code (default) */
+#define TS_FT_MERGE_TIED                                                       \
+	1 /* documented rule: tied sibling accounts
+				   have their children merged */
 
 struct ts_fs_config {
 	enum ts_fs_algo algo;
-	double damp;		/* FairShareDampeningFactor, >= 1 */
+	double damp;  /* FairShareDampeningFactor, >= 1 */
+	int ft_flags; /* TS_FT_*; 0 = as Slurm runs */
 };
 
-/* Per-node results; every array has room for cap nodes. */
+/* Fair Tree's walk: one frame per level of the descent (internal). */
+struct ts_ft_frame {
+	size_t start; /* first sibling in ft_order */
+	size_t len;   /* number of siblings */
+	size_t next;  /* next sibling to visit */
+	int tied;     /* level starts tied with the previous user */
+};
+
+/*
+ * Per-node results; every array has room for cap nodes.  Zero the struct
+ * before its first ts_fs_alloc() (struct ts_fs fs = { 0 };).
+ */
 struct ts_fs {
 	size_t cap;
-	double *shares_norm;	   /* NormShares */
-	long double *usage_norm;   /* NormUsage: usage / root's, <= 1 */
-	long double *usage_efctv;  /* EffectvUsage (meaning per algorithm) */
-	long double *level_fs;	   /* Level FS (Fair Tree), may be +inf */
-	double *fs_factor;	   /* FairShare, [0,1] */
-	uint32_t *rank;		   /* Fair Tree rank of a user, 0 otherwise */
+	double *shares_norm;	  /* NormShares */
+	long double *usage_norm;  /* NormUsage: usage / root's, <= 1 */
+	long double *usage_efctv; /* EffectvUsage (meaning per algorithm) */
+	long double *level_fs;	  /* Level FS (Fair Tree), may be +inf */
+	double *fs_factor;	  /* FairShare, [0,1] */
+	uint32_t *rank;		  /* Fair Tree rank of a user, 0 otherwise */
 	/* PBS PP-718, computed whatever the algorithm: */
-	double *pbs_perc;	   /* fairshare_perc, [0,1] */
-	double *pbs_tree_usage;	   /* fairshare_tree_usage, [0,1] */
-	double *pbs_factor;	   /* fairshare_factor, [0,1] */
+	double *pbs_perc;	/* fairshare_perc, [0,1] */
+	double *pbs_tree_usage; /* fairshare_tree_usage, [0,1] */
+	double *pbs_factor;	/* fairshare_factor, [0,1] */
+	/* Fair Tree scratch, sized with the rest (internal): */
+	long *ft_order; /* siblings being ranked, sorted */
+	long *ft_merge; /* merge sort's second buffer */
+	struct ts_ft_frame *ft_stack;
 };
 
-/* ts_fs_alloc() - room for n nodes; keeps memory when already enough. */
+/*
+ * ts_fs_alloc() - room for n nodes; keeps memory when already enough.
+ * On failure the old arrays are kept (and still freed by ts_fs_free()).
+ */
 int ts_fs_alloc(struct ts_fs *fs, size_t n, struct ts_error *err);
+
+/* ts_fs_free() - release the arrays; fs is zeroed and may be reused. */
 void ts_fs_free(struct ts_fs *fs);
 
 /*
  * ts_fs_compute() - run cfg->algo over t, then the PBS values for every
- * node.  t must be finished.  RET TS_OK or TS_E*.
+ * node.  t must be finished and fs sized for t->n nodes.
+ * RET TS_OK, TS_EINVAL (unfinished tree, fs too small, unknown algo) or
+ * TS_ERANGE (damp not a number >= 1); *err set.
  */
 int ts_fs_compute(const struct ts_tree *t, const struct ts_fs_config *cfg,
 		  struct ts_fs *fs, struct ts_error *err);
 
-/* The pieces, for callers that need one algorithm only. */
+/*
+ * The pieces, for callers that need one algorithm only.  Each fills
+ * shares_norm, usage_norm, usage_efctv, level_fs, fs_factor and rank for
+ * every node (the PBS columns only by ts_pbs()).
+ */
 int ts_classic(const struct ts_tree *t, double damp, struct ts_fs *fs,
 	       struct ts_error *err);
-int ts_depth_oblivious(const struct ts_tree *t, double damp,
-		       struct ts_fs *fs, struct ts_error *err);
+int ts_depth_oblivious(const struct ts_tree *t, double damp, struct ts_fs *fs,
+		       struct ts_error *err);
 int ts_fair_tree(const struct ts_tree *t, struct ts_fs *fs,
 		 struct ts_error *err);
+int ts_fair_tree_opt(const struct ts_tree *t, int ft_flags, struct ts_fs *fs,
+		     struct ts_error *err);
+/* ts_pbs() - the pbs_* columns only. */
 int ts_pbs(const struct ts_tree *t, struct ts_fs *fs, struct ts_error *err);
 
 /*
  * ts_classic_factor() - Slurm's priority_p_calc_fs_factor():
  * 2^(-(usage_efctv / shares_norm) / damp); 0 when shares_norm <= 0 or
- * usage_efctv is TS_USAGE_NO_VAL.  Never NaN.
+ * usage_efctv is within 1e-5 of TS_USAGE_NO_VAL.  damp below 1 counts
+ * as 1.  Never NaN.
  */
 double ts_classic_factor(long double usage_efctv, long double shares_norm,
 			 double damp);
+
+/*
+ * ts_classic_fill_factors() - outside Fair Tree: fs_factor as sshare
+ * prints it (ts_classic_factor() of each node's own columns), level_fs
+ * and rank 0 (Slurm never sets them there).
+ */
+void ts_classic_fill_factors(const struct ts_tree *t, struct ts_fs *fs,
+			     double damp);
+
+/*
+ * ts_pbs_factor() - PP-718's fairshare_factor from the two other
+ * keywords: exactly pow(2.0, -(tree_usage / perc)), 0 when perc <= 0.
+ */
+double ts_pbs_factor(double tree_usage, double perc);
+
+/* Shared by the algorithm files (fairshare.c). */
+
+/*
+ * ts_fs_check() - t finished, fs big enough.  RET TS_OK or TS_EINVAL
+ * naming what (as "who: ...").
+ */
+int ts_fs_check(const struct ts_tree *t, const struct ts_fs *fs,
+		const char *who, struct ts_error *err);
+
+/*
+ * ts_fs_usage_norm() - Slurm's set_assoc_usage_norm() for every node:
+ * usage / root's usage, capped at 1, 0 when the root has none; the root
+ * keeps TS_USAGE_NO_VAL (Slurm never computes it).
+ */
+void ts_fs_usage_norm(const struct ts_tree *t, struct ts_fs *fs);
+
+/*
+ * ts_fs_shares_norm_traditional() - Slurm's shares_norm outside Fair
+ * Tree: the product, multiplied from the node up in Slurm's order, of
+ * shares / level_shares over the node and its direct ancestors below the
+ * root, Fairshare=parent levels skipped, 0 once a level_shares is 0.  A
+ * Fairshare=parent node takes its fs parent's; the root 1.0.  Exact to
+ * the bit down to TS_FS_EXACT_DEPTH; below, parent's product times own
+ * ratio (a few ulps off Slurm's rounding), keeping the cost O(n * 64).
+ */
+#define TS_FS_EXACT_DEPTH 64
+void ts_fs_shares_norm_traditional(const struct ts_tree *t, struct ts_fs *fs);
 
 #endif /* TS_FAIRSHARE_H */

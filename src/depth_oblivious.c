@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * depth_oblivious.c - PriorityFlags=DEPTH_OBLIVIOUS (seed 002), as Slurm
+ * 22.05's _depth_oblivious_set_usage_efctv() runs it.
+ *
+ * The factor is F = 2^-R.  For a first-level entity R = r = U/S; below,
+ * with p = fs_parent(i), long double arithmetic as Slurm's:
+ *
+ *   Rparent = EffectvUsage[p] / S[p]
+ *   rs      = (sum of U over p's kids not "parent", in kid order) / S[p]
+ *   rl      = (U[i] / S[i]) / rs
+ *   k       = 1 / (1 + powl(5 logl(Rparent), 2))  if logl(Rparent)
+ *                                                   * logl(rl) < 0
+ *           = 1                                   otherwise, or when
+ *                                                   Rparent or rl is 0
+ *   EffectvUsage[i] = Rparent * pow(rl, k) * S[i]   (pow() in double)
+ *
+ * so that the classic factor 2^(-(EffectvUsage / S) / damp) is 2^-R with
+ * damp 1.  The seed prints k's two branches with "<= 0" and ">= 0"; the
+ * rule above is the one Slurm runs.
+ *
+ * Edge cases: when S[i], S[p], EffectvUsage[p] or U[i] is 0, EffectvUsage
+ * is U[i] (Slurm's fallback); first-level and Fairshare=parent entities
+ * are handled as in classic.c.  rs > 0 whenever it is used, since it
+ * includes U[i] > 0.
+ *
+ * Slurm rescans the siblings for every child (quadratic in a large
+ * account) and, on a cycle's first pass, reads siblings' usage_norm before
+ * refreshing them; we sum each account's kids once, from this cycle's
+ * usage_norm, in the same order, giving Slurm's steady-state value.
+ */
+#include <math.h>
+
+#include "fairshare.h"
+
+/* Slurm's f: the higher, the more a parent's imbalance weighs. */
+#define DO_F 5.0L
+
+static long double usage_norm_sum(const struct ts_tree *t,
+				  const struct ts_fs *fs, long p)
+{
+	long double sum = 0.0L;
+	size_t k;
+
+	for (k = 0; k < t->kid_count[p]; k++) {
+		long c = t->kids[t->kid_first[p] + k];
+
+		if (t->shares[c] != TS_SHARES_PARENT)
+			sum += fs->usage_norm[c];
+	}
+	return sum;
+}
+
+static long double do_usage_efctv(const struct ts_fs *fs, long i, long p,
+				  long double sibling_sum)
+{
+	double s = fs->shares_norm[i];
+	double s_p = fs->shares_norm[p];
+	long double ue_p = fs->usage_efctv[p];
+	long double u = fs->usage_norm[i];
+	long double ratio_p, ratio_s, ratio_l, k;
+
+	if (!s || !s_p || !ue_p || !u)
+		return u;
+	ratio_p = ue_p / s_p;
+	ratio_s = sibling_sum / s_p;
+	ratio_l = (u / s) / ratio_s;
+	if (!ratio_p || !ratio_l || logl(ratio_p) * logl(ratio_l) >= 0)
+		k = 1.0L;
+	else
+		k = 1.0L / (1.0L + powl(DO_F * logl(ratio_p), 2.0L));
+	/* pow(), not powl(): Slurm's arithmetic, double there */
+	return ratio_p * pow((double)ratio_l, (double)k) * s;
+}
+
+int ts_depth_oblivious(const struct ts_tree *t, double damp, struct ts_fs *fs,
+		       struct ts_error *err)
+{
+	int rc;
+	size_t i, k;
+
+	if ((rc = ts_fs_check(t, fs, "depth-oblivious", err)))
+		return rc;
+	ts_fs_usage_norm(t, fs);
+	ts_fs_shares_norm_traditional(t, fs);
+
+	/*
+	 * Parent by parent in node order: a parent's own EffectvUsage was
+	 * set while its fs parent (a smaller index) was handled.
+	 */
+	fs->usage_efctv[0] = 1.0L;
+	for (i = 0; i < t->n; i++) {
+		long double sum;
+
+		if (!t->kid_count[i])
+			continue;
+		sum = i ? usage_norm_sum(t, fs, (long)i) : 0.0L;
+		for (k = 0; k < t->kid_count[i]; k++) {
+			long c = t->kids[t->kid_first[i] + k];
+
+			if (i == 0)
+				fs->usage_efctv[c] = fs->usage_norm[c];
+			else if (t->shares[c] == TS_SHARES_PARENT)
+				fs->usage_efctv[c] = fs->usage_efctv[i];
+			else
+				fs->usage_efctv[c] =
+					do_usage_efctv(fs, c, (long)i, sum);
+		}
+	}
+	ts_classic_fill_factors(t, fs, damp);
+	return TS_OK;
+}
