@@ -1,0 +1,529 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * targets.c - Maui fair-share targets, caps and floors mapped into a
+ * factor in [0,1] (seed 003, 6.3.2.1 and 6.3.3.1), and the targets file.
+ *
+ * Maui's fair-share priority component is T - U (FSPOLICY, percentage
+ * points) or 1 - U/T (FSPOLICY ending in '%'); it is positive under
+ * target, 0 on target, negative over.  A factor must sit in [0,1], so
+ * with 0.5 standing for Maui's 0 (PBS's "on target", seed 000):
+ *
+ *   difference  f = 0.5 + (T - U) / 200      T, U in 0..100, f in [0,1]
+ *   ratio       f = 2^-(U / T) = 2^((1 - U/T) - 1)
+ *               a monotone map of Maui's 1 - U/T that is PBS's
+ *               fairshare_factor with T as fairshare_perc: 1 at U = 0,
+ *               0.5 at U = T, 0.25 at U = 2T, -> 0.
+ *   cap         min(f, 0.5)      only lowers
+ *   floor       max(f, 0.5)      only raises
+ *
+ * Edge cases: T = 0 under ratio gives 0.5 at U = 0 (on target) and 0 for
+ * any U > 0 (no 0/0); U outside 0..100 is clamped, NaN counts as 0.
+ *
+ * Targets file, one entry a line, '#' to end of line is a comment:
+ *   account NAME TARGET
+ *   user    NAME[@ACCOUNT] TARGET
+ * TARGET is a decimal percentage 0..100 (digits, optional fraction),
+ * optionally followed by '-' (cap) or '+' (floor).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "targets.h"
+#include "whole_file.h"
+
+#define MAX_FILE_BYTES (16L << 20) /* a targets file is small */
+
+struct entry {
+	struct ts_target target;
+	int is_user;
+	size_t name;	/* offset in strings */
+	size_t account; /* offset in strings; SIZE_MAX if none */
+};
+
+struct ts_targets {
+	struct entry *entry;
+	size_t n, cap;
+	char *strings;
+	size_t strings_len, strings_cap;
+	size_t *index;	   /* entry + 1; 0 is empty */
+	size_t index_size; /* power of two, > 2 * n */
+};
+
+double ts_targets_factor(const struct ts_target *tg, double usage_pct,
+			 enum ts_fs_policy policy)
+{
+	double t = tg->percent, u = usage_pct, f;
+
+	if (!(u > 0)) /* NaN too */
+		u = 0;
+	if (u > 100)
+		u = 100;
+	if (!(t > 0))
+		t = 0;
+	if (t > 100)
+		t = 100;
+
+	if (policy == TS_FS_POLICY_RATIO) {
+		if (t == 0)
+			f = u == 0 ? 0.5 : 0.0;
+		else
+			f = exp2(-(u / t));
+	} else {
+		f = 0.5 + (t - u) / 200.0;
+	}
+	if (f < 0)
+		f = 0;
+	if (f > 1)
+		f = 1;
+	if (tg->kind == TS_TARGET_CAP && f > 0.5)
+		f = 0.5;
+	if (tg->kind == TS_TARGET_FLOOR && f < 0.5)
+		f = 0.5;
+	return f;
+}
+
+/* FNV-1a over (is_user, name, account). */
+static uint64_t fnv(uint64_t h, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= UINT64_C(0x100000001b3);
+	}
+	return h;
+}
+
+static size_t key_hash(int is_user, const char *name, size_t name_len,
+		       const char *account, size_t account_len)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+	char kind = is_user ? 'u' : 'a';
+
+	h = fnv(h, &kind, 1);
+	h = fnv(h, name, name_len);
+	if (account) {
+		h = fnv(h, "@", 1);
+		h = fnv(h, account, account_len);
+	}
+	return (size_t)h;
+}
+
+static int key_equal(const struct ts_targets *tg, const struct entry *e,
+		     int is_user, const char *name, size_t name_len,
+		     const char *account, size_t account_len)
+{
+	const char *en = tg->strings + e->name;
+
+	if (e->is_user != is_user || strlen(en) != name_len ||
+	    memcmp(en, name, name_len))
+		return 0;
+	if (!account)
+		return e->account == SIZE_MAX;
+	if (e->account == SIZE_MAX)
+		return 0;
+	en = tg->strings + e->account;
+	return strlen(en) == account_len && !memcmp(en, account, account_len);
+}
+
+static const struct entry *lookup(const struct ts_targets *tg, int is_user,
+				  const char *name, size_t name_len,
+				  const char *account, size_t account_len)
+{
+	size_t h;
+
+	if (!tg || !tg->index_size)
+		return NULL;
+	h = key_hash(is_user, name, name_len, account, account_len) &
+	    (tg->index_size - 1);
+	for (; tg->index[h]; h = (h + 1) & (tg->index_size - 1)) {
+		const struct entry *e = &tg->entry[tg->index[h] - 1];
+
+		if (key_equal(tg, e, is_user, name, name_len, account,
+			      account_len))
+			return e;
+	}
+	return NULL;
+}
+
+static void index_insert(struct ts_targets *tg, size_t i)
+{
+	const struct entry *e = &tg->entry[i];
+	const char *name = tg->strings + e->name;
+	const char *acct =
+		e->account == SIZE_MAX ? NULL : tg->strings + e->account;
+	size_t h = key_hash(e->is_user, name, strlen(name), acct,
+			    acct ? strlen(acct) : 0) &
+		   (tg->index_size - 1);
+
+	while (tg->index[h])
+		h = (h + 1) & (tg->index_size - 1);
+	tg->index[h] = i + 1;
+}
+
+static int grow_index(struct ts_targets *tg, struct ts_error *err)
+{
+	size_t size = tg->index_size ? tg->index_size : 16, i;
+	size_t *index;
+
+	if (2 * (tg->n + 1) < tg->index_size)
+		return TS_OK;
+	while (2 * (tg->n + 1) >= size)
+		size *= 2;
+	index = calloc(size, sizeof(*index));
+	if (!index)
+		return ts_error_set(err, TS_ENOMEM, -1,
+				    "cannot grow the targets index");
+	free(tg->index);
+	tg->index = index;
+	tg->index_size = size;
+	for (i = 0; i < tg->n; i++)
+		index_insert(tg, i);
+	return TS_OK;
+}
+
+static int add_string(struct ts_targets *tg, const char *s, size_t len,
+		      size_t *off, struct ts_error *err)
+{
+	if (tg->strings_len + len + 1 > tg->strings_cap) {
+		size_t cap = tg->strings_cap ? tg->strings_cap : 256;
+		char *tmp;
+
+		while (cap < tg->strings_len + len + 1)
+			cap *= 2;
+		tmp = realloc(tg->strings, cap);
+		if (!tmp)
+			return ts_error_set(err, TS_ENOMEM, -1,
+					    "cannot grow the targets names");
+		tg->strings = tmp;
+		tg->strings_cap = cap;
+	}
+	memcpy(tg->strings + tg->strings_len, s, len);
+	tg->strings[tg->strings_len + len] = '\0';
+	*off = tg->strings_len;
+	tg->strings_len += len + 1;
+	return TS_OK;
+}
+
+/* One blank-separated word of a line: [start, start + len). */
+struct word {
+	const char *start;
+	size_t len;
+};
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/*
+ * Split line[0 .. len) into at most max words, up to a '#'.
+ * RET the number of words found (max + 1 if there are more).
+ */
+static size_t split(const char *line, size_t len, struct word *w, size_t max)
+{
+	size_t i = 0, n = 0;
+
+	while (i < len && line[i] != '#') {
+		size_t start;
+
+		if (is_blank(line[i])) {
+			i++;
+			continue;
+		}
+		start = i;
+		while (i < len && !is_blank(line[i]) && line[i] != '#')
+			i++;
+		if (n == max)
+			return max + 1;
+		w[n].start = line + start;
+		w[n].len = i - start;
+		n++;
+	}
+	return n;
+}
+
+static int word_is(const struct word *w, const char *s)
+{
+	return w->len == strlen(s) && !memcmp(w->start, s, w->len);
+}
+
+/*
+ * TARGET: DIGITS[.DIGITS] or .DIGITS, then '-' or '+' or nothing.
+ * Parsed by hand: strtod() follows the locale's decimal point.
+ */
+static int parse_target(const struct word *w, long line, struct ts_target *t,
+			struct ts_error *err)
+{
+	size_t i = 0, len = w->len, digits = 0;
+	long double value = 0, scale = 1;
+
+	t->kind = TS_TARGET_TARGET;
+	if (len && (w->start[len - 1] == '-' || w->start[len - 1] == '+')) {
+		t->kind = w->start[len - 1] == '-' ? TS_TARGET_CAP
+						   : TS_TARGET_FLOOR;
+		len--;
+	}
+	for (; i < len && w->start[i] >= '0' && w->start[i] <= '9'; i++) {
+		if (value < 1000) /* past 100 only "too big" matters */
+			value = value * 10 + (w->start[i] - '0');
+		digits++;
+	}
+	if (i < len && w->start[i] == '.') {
+		for (i++; i < len && w->start[i] >= '0' && w->start[i] <= '9';
+		     i++) {
+			scale /= 10;
+			value += scale * (w->start[i] - '0');
+			digits++;
+		}
+	}
+	if (!digits || i != len)
+		return ts_error_set(err, TS_ESYNTAX, line,
+				    "line %ld: target '%.*s' is not a "
+				    "percentage (N, N- or N+)",
+				    line, (int)(w->len > 64 ? 64 : w->len),
+				    w->start);
+	if (value > 100)
+		return ts_error_set(err, TS_ERANGE, line,
+				    "line %ld: target '%.*s' out of range "
+				    "0..100",
+				    line, (int)(len > 64 ? 64 : len), w->start);
+	t->percent = (double)value;
+	t->line = line;
+	return TS_OK;
+}
+
+static int parse_line(struct ts_targets *tg, const char *s, size_t len,
+		      long line, struct ts_error *err)
+{
+	struct word w[3];
+	size_t n = split(s, len, w, 3), name_len, at;
+	const char *account = NULL;
+	size_t account_len = 0;
+	const struct entry *dup;
+	struct entry *e;
+	struct ts_target t;
+	int is_user, rc;
+
+	if (memchr(s, '\0', len))
+		return ts_error_set(err, TS_ESYNTAX, line,
+				    "line %ld: NUL byte in the line", line);
+	if (n == 0)
+		return TS_OK;
+	if (word_is(&w[0], "user"))
+		is_user = 1;
+	else if (word_is(&w[0], "account"))
+		is_user = 0;
+	else
+		return ts_error_set(err, TS_EKEY, line,
+				    "line %ld: unknown kind '%.*s' (expected "
+				    "account or user)",
+				    line, (int)(w[0].len > 64 ? 64 : w[0].len),
+				    w[0].start);
+	if (n < 3)
+		return ts_error_set(err, TS_ESYNTAX, line,
+				    "line %ld: expected '%s NAME TARGET'", line,
+				    is_user ? "user" : "account");
+	if (n > 3)
+		return ts_error_set(err, TS_ESYNTAX, line,
+				    "line %ld: unexpected text after the "
+				    "target",
+				    line);
+
+	name_len = w[1].len;
+	for (at = 0; at < w[1].len && w[1].start[at] != '@'; at++)
+		;
+	if (at < w[1].len) {
+		if (!is_user)
+			return ts_error_set(
+				err, TS_ESYNTAX, line,
+				"line %ld: account name '%.*s' "
+				"contains '@'",
+				line, (int)(w[1].len > 64 ? 64 : w[1].len),
+				w[1].start);
+		name_len = at;
+		account = w[1].start + at + 1;
+		account_len = w[1].len - at - 1;
+		if (!name_len || !account_len ||
+		    memchr(account, '@', account_len))
+			return ts_error_set(
+				err, TS_ESYNTAX, line,
+				"line %ld: '%.*s' is not "
+				"NAME@ACCOUNT",
+				line, (int)(w[1].len > 64 ? 64 : w[1].len),
+				w[1].start);
+	}
+	if (!is_user && word_is(&w[1], "root"))
+		return ts_error_set(err, TS_EINVAL, line,
+				    "line %ld: account root always has 100%% "
+				    "of the usage; a target there means "
+				    "nothing",
+				    line);
+	rc = parse_target(&w[2], line, &t, err);
+	if (rc)
+		return rc;
+
+	dup = lookup(tg, is_user, w[1].start, name_len, account, account_len);
+	if (dup)
+		return ts_error_set(err, TS_EINVAL, line,
+				    "line %ld: duplicate target for %s %.*s "
+				    "(first on line %ld)",
+				    line, is_user ? "user" : "account",
+				    (int)(w[1].len > 64 ? 64 : w[1].len),
+				    w[1].start, dup->target.line);
+
+	if (tg->n == tg->cap) {
+		size_t cap = tg->cap ? 2 * tg->cap : 16;
+		struct entry *tmp = realloc(tg->entry, cap * sizeof(*tmp));
+
+		if (!tmp)
+			return ts_error_set(err, TS_ENOMEM, line,
+					    "cannot grow the targets");
+		tg->entry = tmp;
+		tg->cap = cap;
+	}
+	if (grow_index(tg, err))
+		return TS_ENOMEM;
+	e = &tg->entry[tg->n];
+	e->target = t;
+	e->is_user = is_user;
+	e->account = SIZE_MAX;
+	if (add_string(tg, w[1].start, name_len, &e->name, err) ||
+	    (account && add_string(tg, account, account_len, &e->account, err)))
+		return TS_ENOMEM;
+	index_insert(tg, tg->n++);
+	return TS_OK;
+}
+
+int ts_targets_parse(const char *text, size_t len, struct ts_targets **out,
+		     struct ts_error *err)
+{
+	struct ts_targets *tg = calloc(1, sizeof(*tg));
+	size_t pos = 0;
+	long line = 0;
+
+	*out = NULL;
+	if (!tg)
+		return ts_error_set(err, TS_ENOMEM, -1,
+				    "cannot allocate targets");
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		int rc = parse_line(tg, text + pos, end - pos, ++line, err);
+
+		if (rc) {
+			ts_targets_free(tg);
+			return rc;
+		}
+		pos = end + 1;
+	}
+	*out = tg;
+	return TS_OK;
+}
+
+int ts_targets_load(const char *path, struct ts_targets **out,
+		    struct ts_error *err)
+{
+	struct ts_error why = TS_ERROR_INIT;
+	char *buf;
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	rc = ts_whole_file_read(path, MAX_FILE_BYTES, &buf, &len, &why);
+	if (rc)
+		return ts_error_set(err, rc, -1, "cannot read %s: %s", path,
+				    why.msg);
+	rc = ts_targets_parse(buf, len, out, err);
+	free(buf);
+	return rc;
+}
+
+void ts_targets_free(struct ts_targets *tg)
+{
+	if (!tg)
+		return;
+	free(tg->entry);
+	free(tg->strings);
+	free(tg->index);
+	free(tg);
+}
+
+size_t ts_targets_count(const struct ts_targets *tg)
+{
+	return tg ? tg->n : 0;
+}
+
+const struct ts_target *ts_targets_find(const struct ts_targets *tg,
+					int is_user, const char *name,
+					const char *account)
+{
+	const struct entry *e;
+
+	e = lookup(tg, is_user ? 1 : 0, name, strlen(name), account,
+		   account ? strlen(account) : 0);
+	return e ? &e->target : NULL;
+}
+
+const struct ts_target *ts_targets_applicable(const struct ts_targets *tg,
+					      const struct ts_tree *t, size_t i,
+					      long *from)
+{
+	const struct ts_target *found = NULL;
+	long p;
+
+	if (from)
+		*from = TS_NO_NODE;
+	if (!tg || i == 0 || i >= t->n)
+		return NULL;
+	if (t->is_user[i]) {
+		const char *account = ts_tree_name(t, (size_t)t->parent[i]);
+
+		found = ts_targets_find(tg, 1, ts_tree_name(t, i), account);
+		if (!found)
+			found = ts_targets_find(tg, 1, ts_tree_name(t, i),
+						NULL);
+		p = t->parent[i];
+	} else {
+		p = (long)i;
+	}
+	if (found) {
+		if (from)
+			*from = (long)i;
+		return found;
+	}
+	for (; p > 0; p = t->parent[p]) {
+		found = ts_targets_find(tg, 0, ts_tree_name(t, (size_t)p),
+					NULL);
+		if (found) {
+			if (from)
+				*from = p;
+			return found;
+		}
+	}
+	return NULL;
+}
+
+size_t ts_targets_apply(const struct ts_targets *tg, const struct ts_tree *t,
+			const long double *usage_norm, enum ts_fs_policy policy,
+			double *fs_factor, long *from)
+{
+	size_t i, set = 0;
+
+	for (i = 0; i < t->n; i++) {
+		long src;
+		const struct ts_target *tt =
+			ts_targets_applicable(tg, t, i, &src);
+
+		if (from)
+			from[i] = src;
+		if (!tt)
+			continue;
+		fs_factor[i] = ts_targets_factor(
+			tt, (double)(100.0L * usage_norm[src]), policy);
+		set++;
+	}
+	return set;
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * targets.h - Maui fair-share targets, caps and floors (seed 003,
+ * 6.3.3.1) and the targets file that gives them (fs_targets=PATH).
+ *
+ * A target is a percentage of delivered usage, 0..100, of one of three
+ * kinds: a target (Maui FSTARGET=20) pulls usage towards it from both
+ * sides, a cap (20-) only lowers the factor of an entity over it, a floor
+ * (20+) only raises the factor of an entity under it.  The comparison is
+ * fs_policy: difference (target - usage, Maui's default) or ratio
+ * (1 - usage / target, Maui's '%').
+ *
+ * The factor, in [0,1] with 0.5 meaning exactly on target (PBS's
+ * convention, seed 000), for usage U and target T in percent:
+ *   difference   f = 0.5 + (T - U) / 200             (linear, 1 .. 0)
+ *   ratio        f = 2^-(U / T)      (PBS fairshare_factor; T = 0: 0.5
+ *                                     at U = 0, else 0)
+ *   target  f;   cap  min(f, 0.5);   floor  max(f, 0.5)
+ *
+ * Which target applies to a node of the association tree: its own
+ * (for a user, "user NAME@ACCOUNT" before "user NAME"), else the nearest
+ * ancestor account's; the usage compared is then that account's.  A node
+ * with none keeps the fair-share algorithm's own factor.
+ */
+#ifndef TS_TARGETS_H
+#define TS_TARGETS_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "tree.h"
+
+enum ts_target_kind {
+	TS_TARGET_TARGET, /* "20":  adjusts both ways */
+	TS_TARGET_CAP,	  /* "20-": only lowers */
+	TS_TARGET_FLOOR,  /* "20+": only raises */
+};
+
+enum ts_fs_policy {
+	TS_FS_POLICY_DIFFERENCE, /* target - usage (Maui's default) */
+	TS_FS_POLICY_RATIO,	 /* 1 - usage / target (Maui's '%') */
+};
+
+struct ts_target {
+	enum ts_target_kind kind;
+	double percent; /* 0 .. 100 */
+	long line;	/* line of the targets file, 0 if none */
+};
+
+struct ts_targets; /* parsed targets file; opaque */
+
+/*
+ * ts_targets_factor() - the factor for usage_pct (the entity's share of
+ * delivered usage in percent; clamped into 0..100, NaN counts as 0) under
+ * target *tg and policy.  In [0,1], 0.5 on target, non-increasing in
+ * usage_pct; a cap gives <= 0.5, a floor >= 0.5.  Never NaN.
+ */
+double ts_targets_factor(const struct ts_target *tg, double usage_pct,
+			 enum ts_fs_policy policy);
+
+/*
+ * ts_targets_parse() - parse a targets file held in text[0 .. len).
+ * On success *out is a new object (free with ts_targets_free()).  On
+ * error *out is NULL and err->msg is "line N: reason" with err->index N.
+ * Parse into a fresh object and swap only on success: an error then
+ * keeps the previous targets.  RET TS_OK, TS_ESYNTAX, TS_ERANGE, TS_EKEY
+ * (unknown kind), TS_EINVAL (duplicate) or TS_ENOMEM.
+ */
+int ts_targets_parse(const char *text, size_t len, struct ts_targets **out,
+		     struct ts_error *err);
+
+/*
+ * ts_targets_load() - read the file at path and parse it.  A read error
+ * is TS_EIO or TS_ENOENT with "cannot read PATH: reason"; a parse error
+ * is as ts_targets_parse() (the caller names the file when it logs).
+ */
+int ts_targets_load(const char *path, struct ts_targets **out,
+		    struct ts_error *err);
+
+/* ts_targets_free() - release tg (NULL is fine). */
+void ts_targets_free(struct ts_targets *tg);
+
+/* ts_targets_count() - number of entries. */
+size_t ts_targets_count(const struct ts_targets *tg);
+
+/*
+ * ts_targets_find() - the entry for an account (is_user 0, account NULL)
+ * or a user (is_user 1; account NULL for "user NAME", else the exact
+ * "user NAME@ACCOUNT" entry).  RET the entry or NULL.
+ */
+const struct ts_target *ts_targets_find(const struct ts_targets *tg,
+					int is_user, const char *name,
+					const char *account);
+
+/*
+ * ts_targets_applicable() - the target that applies to node i of t: the
+ * node's own (a user: NAME@PARENT first, then NAME), else the nearest
+ * ancestor account's (the root excluded).  *from is the node whose target
+ * it is (its usage is the one to compare), TS_NO_NODE if none.
+ * RET the target or NULL.  Allocates nothing.
+ */
+const struct ts_target *ts_targets_applicable(const struct ts_targets *tg,
+					      const struct ts_tree *t, size_t i,
+					      long *from);
+
+/*
+ * ts_targets_apply() - for every node with an applicable target, set
+ * fs_factor[i] = ts_targets_factor(target, 100 * usage_norm[from], policy)
+ * where from is the node the target belongs to; other nodes keep their
+ * fs_factor.  usage_norm is the node's share of the root's usage (struct
+ * ts_fs's usage_norm, seed 003's Usage with ts_windows_fill_tree()).
+ * One pass, parents first; from[] (t->n entries, may be NULL) receives
+ * the source node or TS_NO_NODE.  tg NULL changes nothing.
+ * RET the number of nodes whose factor a target set.  Allocates nothing.
+ */
+size_t ts_targets_apply(const struct ts_targets *tg, const struct ts_tree *t,
+			const long double *usage_norm, enum ts_fs_policy policy,
+			double *fs_factor, long *from);
+
+#endif /* TS_TARGETS_H */

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "whole_file.h"
+
+int ts_whole_file_read(const char *path, size_t max, char **buf, size_t *len,
+		       struct ts_error *err)
+{
+	struct stat st;
+	size_t size, got = 0;
+	int fd, rc = TS_OK;
+
+	*buf = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ts_error_set(err, errno == ENOENT ? TS_ENOENT : TS_EIO,
+				    -1, "%s", strerror(errno));
+	if (fstat(fd, &st))
+		rc = ts_error_set(err, TS_EIO, -1, "%s", strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		rc = ts_error_set(err, TS_EIO, -1, "not a regular file");
+	else if ((unsigned long long)st.st_size > max)
+		rc = ts_error_set(err, TS_EIO, -1, "larger than %zu bytes",
+				  max);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	size = (size_t)st.st_size;
+	*buf = malloc(size + 1);
+	if (!*buf) {
+		close(fd);
+		return ts_error_set(err, TS_ENOMEM, -1, "%s", strerror(ENOMEM));
+	}
+	while (got < size) {
+		ssize_t r = read(fd, *buf + got, size - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			rc = ts_error_set(err, TS_EIO, -1, "%s",
+					  strerror(errno));
+			free(*buf);
+			*buf = NULL;
+			close(fd);
+			return rc;
+		}
+		if (r == 0)
+			break; /* shrank while read: the caller's checks say */
+		got += (size_t)r;
+	}
+	close(fd);
+	(*buf)[got] = '\0';
+	*len = got;
+	return TS_OK;
+}
