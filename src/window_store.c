@@ -1,0 +1,506 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * window_store.c - the usage windows' state file: encode, decode with
+ * every check, atomic save, load with fallback to the previous good copy
+ * (layout and guarantees in window_store.h).
+ *
+ * Why each check: magic (not our file), length (torn or truncated write),
+ * CRC-32 (bit rot, a partial overwrite), version (a newer build's file),
+ * then the structure (a writer bug must not become NaN or a 10^9-element
+ * allocation): depth and counts bounded and matching the length, bounds
+ * strictly falling, values finite and >= 0, ids unique.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "whole_file.h"
+#include "window_store.h"
+
+#define MAGIC	     "TSWINDOW"
+#define HEADER_BYTES 56
+#define CRC_BYTES    4
+#define VALUE_BYTES  12
+
+/*
+ * CRC-32, reflected polynomial 0xEDB88320, four bits at a time: entry i
+ * is the CRC register after shifting nibble i through 4 rounds.
+ */
+static const uint32_t crc_nibble[16] = {
+	0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac, 0x76dc4190, 0x6b6b51f4,
+	0x4db26158, 0x5005713c, 0xedb88320, 0xf00f9344, 0xd6d6a3e8, 0xcb61b38c,
+	0x9b64c2b0, 0x86d3d2d4, 0xa00ae278, 0xbdbdf21c,
+};
+
+uint32_t ts_window_store_crc32(uint32_t crc, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	size_t i;
+
+	crc = ~crc;
+	for (i = 0; i < len; i++) {
+		crc ^= p[i];
+		crc = (crc >> 4) ^ crc_nibble[crc & 15];
+		crc = (crc >> 4) ^ crc_nibble[crc & 15];
+	}
+	return ~crc;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const unsigned char *p)
+{
+	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+/* A long double as m * 2^(e - 64), exact for a 64-bit significand. */
+static void put_value(unsigned char *p, long double v)
+{
+	uint64_t m = 0;
+	int e = 0;
+
+	if (v > 0) {
+		long double f = frexpl(v, &e); /* [0.5, 1) */
+
+		m = (uint64_t)ldexpl(f, 64);
+	}
+	put64(p, m);
+	put32(p + 8, (uint32_t)e);
+}
+
+static int get_value(const unsigned char *p, long double *v)
+{
+	uint64_t m = get64(p);
+	int32_t e = (int32_t)get32(p + 8);
+
+	if (m == 0) {
+		*v = 0;
+		return e == 0;
+	}
+	if (!(m >> 63) || e > LDBL_MAX_EXP || e < LDBL_MIN_EXP - 64)
+		return 0;
+	*v = ldexpl((long double)m, e - 64);
+	return *v - *v == 0 && *v >= 0; /* finite; see windows.c */
+}
+
+static uint64_t body_bytes(uint64_t depth, uint64_t n)
+{
+	return 8 * (depth + 1) + VALUE_BYTES * depth +
+	       n * (4 + VALUE_BYTES * depth);
+}
+
+int ts_window_store_encode(const struct ts_windows *w, int64_t now,
+			   unsigned char **buf, size_t *len,
+			   struct ts_error *err)
+{
+	uint64_t body = body_bytes(w->depth, w->n), decay_bits;
+	size_t total = HEADER_BYTES + (size_t)body + CRC_BYTES, s;
+	unsigned char *p, *b;
+	double decay = w->decay;
+	uint32_t k;
+
+	*buf = NULL;
+	*len = 0;
+	b = calloc(1, total);
+	if (!b)
+		return ts_error_set(err, TS_ENOMEM, -1,
+				    "cannot allocate %zu bytes for the usage "
+				    "windows",
+				    total);
+	memcpy(b, MAGIC, 8);
+	put32(b + 8, TS_WINDOW_STORE_VERSION);
+	put32(b + 12, 0);
+	put64(b + 16, body);
+	put64(b + 24, (uint64_t)now);
+	memcpy(&decay_bits, &decay, 8);
+	put64(b + 32, decay_bits);
+	put32(b + 40, w->interval);
+	put32(b + 44, w->depth);
+	put32(b + 48, (uint32_t)w->n);
+	put32(b + 52, 0);
+	p = b + HEADER_BYTES;
+	for (k = 0; k <= w->depth; k++, p += 8)
+		put64(p, (uint64_t)w->bound[k]);
+	for (k = 0; k < w->depth; k++, p += VALUE_BYTES)
+		put_value(p, w->total[k]);
+	for (s = 0; s < w->n; s++) {
+		put32(p, w->id[s]);
+		p += 4;
+		for (k = 0; k < w->depth; k++, p += VALUE_BYTES)
+			put_value(p, w->usage[s * w->depth + k]);
+	}
+	put32(p, ts_window_store_crc32(0, b, total - CRC_BYTES));
+	*buf = b;
+	*len = total;
+	return TS_OK;
+}
+
+/* Magic, length and CRC: is this a complete file of ours? */
+static int check_image(const unsigned char *b, size_t len, struct ts_error *err)
+{
+	uint64_t body;
+	uint32_t stored, crc;
+
+	if (len >= 8 && memcmp(b, MAGIC, 8))
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "not a treeshare window state file (bad "
+				    "magic)");
+	if (len < HEADER_BYTES + CRC_BYTES)
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "truncated: %zu bytes, the header alone "
+				    "needs %d",
+				    len, HEADER_BYTES + CRC_BYTES);
+	body = get64(b + 16);
+	stored = get32(b + len - CRC_BYTES);
+	crc = ts_window_store_crc32(0, b, len - CRC_BYTES);
+	if (crc != stored) {
+		if (body != len - HEADER_BYTES - CRC_BYTES)
+			return ts_error_set(err, TS_ECORRUPT, -1,
+					    "torn or truncated: %zu bytes, "
+					    "header says %llu",
+					    len,
+					    (unsigned long long)body +
+						    HEADER_BYTES + CRC_BYTES);
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "CRC mismatch (stored 0x%08x, computed "
+				    "0x%08x)",
+				    stored, crc);
+	}
+	if (body != len - HEADER_BYTES - CRC_BYTES)
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "length %zu bytes, header says %llu", len,
+				    (unsigned long long)body + HEADER_BYTES +
+					    CRC_BYTES);
+	return TS_OK;
+}
+
+static int decode_body(const unsigned char *b, struct ts_windows *w,
+		       struct ts_error *err)
+{
+	const unsigned char *p = b + HEADER_BYTES;
+	uint32_t depth = w->depth, k, n = get32(b + 48);
+	const int64_t lo = -TS_WINDOWS_TIME_MAX;
+	const int64_t hi = TS_WINDOWS_TIME_MAX + (int64_t)UINT32_MAX;
+	size_t s;
+
+	for (k = 0; k <= depth; k++, p += 8) {
+		int64_t v = (int64_t)get64(p);
+
+		if (v <= lo || v > hi || (k && v >= w->bound[k - 1]))
+			return ts_error_set(err, TS_ECORRUPT, -1,
+					    "window bound %u (%lld) out of "
+					    "order or range",
+					    k, (long long)v);
+		w->bound[k] = v;
+	}
+	if (w->bound[0] <= 0 || w->bound[0] % w->interval)
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "end of the current window %lld is not a "
+				    "positive multiple of %u s",
+				    (long long)w->bound[0], w->interval);
+	for (k = 0; k < depth; k++, p += VALUE_BYTES)
+		if (!get_value(p, &w->total[k]))
+			return ts_error_set(err, TS_ECORRUPT, -1,
+					    "total of window %u is not a "
+					    "finite number >= 0",
+					    k);
+	for (s = 0; s < n; s++) {
+		uint32_t id = get32(p);
+		long slot;
+
+		p += 4;
+		slot = ts_windows_add_assoc(w, id, err);
+		if (slot < 0)
+			return TS_ENOMEM;
+		if ((size_t)slot != s)
+			return ts_error_set(err, TS_ECORRUPT, -1,
+					    "association %u appears twice", id);
+		for (k = 0; k < depth; k++, p += VALUE_BYTES)
+			if (!get_value(p, &w->usage[s * depth + k]))
+				return ts_error_set(
+					err, TS_ECORRUPT, -1,
+					"association %u: usage of window %u "
+					"is not a finite number >= 0",
+					id, k);
+	}
+	return TS_OK;
+}
+
+int ts_window_store_decode(const void *buf, size_t len, struct ts_windows *w,
+			   int64_t *saved_at, struct ts_error *err)
+{
+	const unsigned char *b = buf;
+	uint32_t version, interval, depth, n;
+	uint64_t decay_bits;
+	double decay;
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	rc = check_image(b, len, err);
+	if (rc)
+		return rc;
+	version = get32(b + 8);
+	if (version != TS_WINDOW_STORE_VERSION)
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "format version %u, this build reads %d",
+				    version, TS_WINDOW_STORE_VERSION);
+	if (get32(b + 12) || get32(b + 52))
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "unknown flags 0x%08x or reserved 0x%08x",
+				    get32(b + 12), get32(b + 52));
+	decay_bits = get64(b + 32);
+	memcpy(&decay, &decay_bits, 8);
+	interval = get32(b + 40);
+	depth = get32(b + 44);
+	n = get32(b + 48);
+	if (depth < 1 || depth > TS_WINDOWS_DEPTH_MAX || interval < 1 ||
+	    !(decay >= 0 && decay <= 1))
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "depth %u, interval %u s or decay %g out "
+				    "of range",
+				    depth, interval, decay);
+	if (body_bytes(depth, n) != len - HEADER_BYTES - CRC_BYTES)
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "%u associations of %u windows do not "
+				    "fit in %zu bytes",
+				    n, depth, len);
+	/* n is now bounded by len, so this allocation is too. */
+	rc = ts_windows_init(w, interval, depth, decay, 0, n, err);
+	if (rc)
+		return rc;
+	rc = decode_body(b, w, err);
+	if (rc) {
+		ts_windows_free(w);
+		return rc;
+	}
+	if (saved_at)
+		*saved_at = (int64_t)get64(b + 24);
+	return TS_OK;
+}
+
+static char *suffixed(const char *path, const char *suffix)
+{
+	size_t a = strlen(path), b = strlen(suffix);
+	char *s = malloc(a + b + 1);
+
+	if (s) {
+		memcpy(s, path, a);
+		memcpy(s + a, suffix, b + 1);
+	}
+	return s;
+}
+
+static int load_one(const char *path, struct ts_windows *w, int64_t *saved_at,
+		    struct ts_error *err)
+{
+	char *buf;
+	size_t len;
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	rc = ts_whole_file_read(path, TS_WINDOW_STORE_MAX_BYTES, &buf, &len,
+				err);
+	if (rc)
+		return rc;
+	rc = ts_window_store_decode(buf, len, w, saved_at, err);
+	free(buf);
+	return rc;
+}
+
+int ts_window_store_load(const char *path, struct ts_windows *w,
+			 struct ts_window_store_status *st,
+			 struct ts_error *err)
+{
+	struct ts_error e1 = TS_ERROR_INIT, e2 = TS_ERROR_INIT;
+	struct ts_window_store_status local;
+	char *prev;
+	int rc;
+
+	if (!st)
+		st = &local;
+	memset(st, 0, sizeof(*st));
+	rc = load_one(path, w, &st->saved_at, &e1);
+	if (rc == TS_OK)
+		return TS_OK;
+	if (rc == TS_ENOMEM)
+		return ts_error_set(err, rc, -1, "%s: %s", path, e1.msg);
+	if (snprintf(st->problem, sizeof(st->problem), "%s: %s", path,
+		     e1.msg) >= (int)sizeof(st->problem))
+		strcpy(st->problem + sizeof(st->problem) - 4, "...");
+
+	prev = suffixed(path, ".prev");
+	if (!prev)
+		return ts_error_set(err, TS_ENOMEM, -1, "%s", st->problem);
+	rc = load_one(prev, w, &st->saved_at, &e2);
+	if (rc == TS_OK) {
+		st->used_prev = 1;
+		free(prev);
+		return TS_OK;
+	}
+	/* Only "no file at all" is a first start; anything else is loss. */
+	if (e1.code == TS_ENOENT && e2.code == TS_ENOENT)
+		rc = TS_ENOENT;
+	else if (e1.code != TS_ENOENT)
+		rc = e1.code;
+	rc = ts_error_set(err, rc, -1, "%s; %s: %s", st->problem, prev, e2.msg);
+	free(prev);
+	return rc;
+}
+
+/* write(2) all of buf; RET 0 or -1 with errno set. */
+static int write_all(int fd, const unsigned char *buf, size_t len)
+{
+	while (len) {
+		ssize_t r = write(fd, buf, len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		buf += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+static int write_new(const char *tmp, const unsigned char *buf, size_t len,
+		     struct ts_error *err)
+{
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return ts_error_set(err, TS_EIO, -1, "cannot create %s: %s",
+				    tmp, strerror(errno));
+	if (write_all(fd, buf, len) || fsync(fd)) {
+		int rc = ts_error_set(err, TS_EIO, -1, "cannot write %s: %s",
+				      tmp, strerror(errno));
+
+		close(fd);
+		unlink(tmp);
+		return rc;
+	}
+	if (close(fd)) {
+		unlink(tmp);
+		return ts_error_set(err, TS_EIO, -1, "cannot write %s: %s", tmp,
+				    strerror(errno));
+	}
+	return TS_OK;
+}
+
+/* PATH is worth keeping as PATH.prev if it is complete and ours. */
+static int is_good_copy(const char *path)
+{
+	struct ts_error ignored = TS_ERROR_INIT;
+	char *buf;
+	size_t len;
+	int good;
+
+	if (ts_whole_file_read(path, TS_WINDOW_STORE_MAX_BYTES, &buf, &len,
+			       &ignored))
+		return 0;
+	good = check_image((unsigned char *)buf, len, &ignored) == TS_OK;
+	free(buf);
+	return good;
+}
+
+/* Keep path as prev: a hard link, so path never goes missing. */
+static int keep_previous(const char *path, const char *prev,
+			 struct ts_error *err)
+{
+	if (unlink(prev) && errno != ENOENT)
+		return ts_error_set(err, TS_EIO, -1, "cannot remove %s: %s",
+				    prev, strerror(errno));
+	if (!link(path, prev))
+		return TS_OK;
+	/* No hard links here: a rename leaves prev for load to use. */
+	if (!rename(path, prev))
+		return TS_OK;
+	return ts_error_set(err, TS_EIO, -1, "cannot keep %s as %s: %s", path,
+			    prev, strerror(errno));
+}
+
+static void sync_dir(const char *path)
+{
+	char *dir = strdup(path), *slash;
+	int fd;
+
+	if (!dir)
+		return;
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd); /* best effort: the rename itself is atomic */
+		close(fd);
+	}
+	free(dir);
+}
+
+int ts_window_store_save(const char *path, const struct ts_windows *w,
+			 int64_t now, struct ts_error *err)
+{
+	char *tmp = suffixed(path, ".new"), *prev = suffixed(path, ".prev");
+	unsigned char *buf = NULL;
+	size_t len;
+	int rc;
+
+	if (!tmp || !prev) {
+		rc = ts_error_set(err, TS_ENOMEM, -1, "cannot save %s: %s",
+				  path, strerror(ENOMEM));
+		goto out;
+	}
+	rc = ts_window_store_encode(w, now, &buf, &len, err);
+	if (rc)
+		goto out;
+	rc = write_new(tmp, buf, len, err);
+	if (rc)
+		goto out;
+	if (is_good_copy(path)) {
+		rc = keep_previous(path, prev, err);
+		if (rc) {
+			unlink(tmp);
+			goto out;
+		}
+	}
+	if (rename(tmp, path)) {
+		rc = ts_error_set(err, TS_EIO, -1, "cannot rename %s to %s: %s",
+				  tmp, path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	sync_dir(path);
+out:
+	free(buf);
+	free(tmp);
+	free(prev);
+	return rc;
+}
