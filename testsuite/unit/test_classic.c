@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "fs_trees.h"
 
@@ -98,6 +99,55 @@ START_TEST(classic_three_levels_match_hand_worked_values)
 					pow(2, -(ue[k] / sn[k])), 1e-12);
 	}
 	ck_assert(fs.usage_norm[idx[0]] == 80.0L / 100.0L);
+	ts_fs_free(&fs);
+	ts_tree_free(&t);
+}
+END_TEST
+
+/*
+ * The worked example of Slurm 22.05's classic_fair_share.html (Figure 3;
+ * seed 000 credits Slurm's documentation for its math), shares [usage
+ * as a fraction of the machine]:
+ *   A 40 [.45] - B 30 [.2] - user1 1 [.2]
+ *              \ C 10 [.25] - user2 1 [.25], user3 1 [0]
+ *   D 60 [.25] - E 25 [.25] - user4 1 [.25]
+ *              \ F 35 [0] - user5 1 [0]
+ * (root 1: .3 of the machine's usage is nobody's here).  Printed
+ * factors: 0.408479, 0.022097, 0.125000, 0.500000, 0.749154.
+ */
+START_TEST(classic_slurm_doc_example_matches_printed_factors)
+{
+	const struct spec s[] = {
+		{ "A", "root", 0, 40, 45 }, { "B", "A", 0, 30, 20 },
+		{ "user1", "B", 1, 1, 20 }, { "C", "A", 0, 10, 25 },
+		{ "user2", "C", 1, 1, 25 }, { "user3", "C", 1, 1, 0 },
+		{ "D", "root", 0, 60, 25 }, { "E", "D", 0, 25, 25 },
+		{ "user4", "E", 1, 1, 25 }, { "F", "D", 0, 35, 0 },
+		{ "user5", "F", 1, 1, 0 },
+	};
+	const int user[] = { 2, 4, 5, 8, 10 };
+	const char *const printed[] = { "0.408479", "0.022097", "0.125000",
+					"0.500000", "0.749154" };
+	const double sn[] = { .3, .05, .05, .25, .35 };
+	const double ue[] = { .3875, .275, .15, .25, .25 * 35 / 60 };
+	struct ts_tree t;
+	struct ts_fs fs = { 0 };
+	long idx[11];
+	char got[16];
+	int k;
+
+	build_tree(&t, 1, 100, s, 11, idx);
+	compute(&t, TS_FS_CLASSIC, 1, &fs);
+	for (k = 0; k < 5; k++) {
+		long u = idx[user[k]];
+
+		ck_assert_double_eq_tol(fs.shares_norm[u], sn[k], 1e-15);
+		ck_assert_double_eq_tol((double)fs.usage_efctv[u], ue[k],
+					1e-15);
+		snprintf(got, sizeof(got), "%f", fs.fs_factor[u]);
+		ck_assert_str_eq(got, printed[k]);
+	}
+	ck_assert_double_eq_tol((double)fs.usage_efctv[idx[1]], 0.3875, 1e-15);
 	ts_fs_free(&fs);
 	ts_tree_free(&t);
 }
@@ -214,6 +264,7 @@ Suite *suite_classic(void)
 		tc, classic_effective_usage_equals_pbs_tree_usage_on_seed000);
 	tcase_add_test(tc, classic_damp_3_changes_classic_factor_not_pbs);
 	tcase_add_test(tc, classic_three_levels_match_hand_worked_values);
+	tcase_add_test(tc, classic_slurm_doc_example_matches_printed_factors);
 	tcase_add_test(tc, classic_root_keeps_slurm_values);
 	tcase_add_test(tc, classic_zero_level_shares_passes_parent_usage_down);
 	tcase_add_test(tc, classic_fairshare_parent_user_uses_fs_parent_values);
