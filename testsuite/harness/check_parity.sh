@@ -7,8 +7,9 @@
 # reference) and for priority/treeshare on every fixture and on seeded
 # random cases, and requires the same report (ts-harness(1), COMPARE).
 # First it checks the harness itself: multifactor against multifactor,
-# the seed 000 worked example, and test24.1's first-cycle effect.  Then
-# valgrind (memcheck, helgrind) on the treeshare plugin.
+# the seed 000 worked example under classic and Fair Tree, and test24.1's
+# first-cycle effect.  Last, valgrind memcheck and helgrind on the
+# treeshare plugin, counting only errors in the plugin's code.
 #
 # Until build/lib/slurm/priority_treeshare.so exists every treeshare line
 # fails, loudly, naming the missing file.
@@ -28,54 +29,71 @@ treeshare_so=$build/lib/slurm/priority_treeshare.so
 ref=priority/multifactor
 new=priority/treeshare
 work=$build/harness
+algos="classic depth_oblivious fair_tree"
 rm -rf "$work"
-mkdir -p "$work" "$(dirname "$tap")"
+mkdir -p "$work/random" "$(dirname "$tap")"
 : >"$tap"
 n=0
+export bin ref new work
 
-ok() { n=$((n + 1)); echo "ok $n - $1" | tee -a "$tap"; }
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1" | tee -a "$tap"
+}
 not_ok() {
 	n=$((n + 1))
 	echo "not ok $n - $1" | tee -a "$tap"
-	[ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/# /' | tee -a "$tap"
-	return 0
-}
-
-# run PLUGIN FIXTURE OUT: one harness run; stderr kept next to OUT.
-run() {
-	"$bin" -p "$1" "$2" >"$3" 2>"$3.err"
-}
-
-# parity NAME FIXTURE...: multifactor and treeshare on each fixture.
-parity() {
-	local name=$1 fx out diag=""
-	shift
-	if [ ! -f "$treeshare_so" ]; then
-		not_ok "$name" "$treeshare_so does not exist: the treeshare plugin is not built"
-		return
+	if [ -n "${2:-}" ]; then
+		printf '%s\n' "$2" | sed 's/^#* *//; s/^/# /' | head -12 |
+			tee -a "$tap"
 	fi
-	for fx in "$@"; do
-		out=$work/$(basename "$fx" .fix)
-		if ! run $ref "$fx" "$out.ref"; then
-			diag="multifactor failed on $fx: $(tail -3 "$out.ref.err")"
-			break
+}
+
+# pair FIXTURE PLUGIN_A PLUGIN_B: run both, compare; on success print
+# nothing, else one diagnostic paragraph.  Results next to the fixture's
+# name in $work.
+pair() {
+	local fx=$1 out a b
+	out=$work/$(basename "$fx" .fix)
+	a=$out.${2##*/}.1 b=$out.${3##*/}.2
+	if ! "$bin" -p "$2" "$fx" >"$a" 2>"$a.err"; then
+		echo "$2 failed on $fx:"
+		tail -3 "$a.err"
+		return 1
+	fi
+	if ! "$bin" -p "$3" "$fx" >"$b" 2>"$b.err"; then
+		echo "$3 failed on $fx:"
+		tail -3 "$b.err"
+		return 1
+	fi
+	if ! "$bin" compare "$a" "$b" >"$out.diff"; then
+		echo "$fx ($2 = A, $3 = B):"
+		cat "$out.diff"
+		return 1
+	fi
+}
+export -f pair
+
+# cases LIST_FILE PLUGIN_A PLUGIN_B: pair() over every fixture in the
+# list, $jobs at a time; RET the first failure's diagnostic, empty if
+# none.
+cases() {
+	xargs -a "$1" -P "$jobs" -I{} bash -c \
+		'pair "$1" "$2" "$3" >"$1.verdict" 2>&1 || true' _ {} "$2" "$3"
+	local fx
+	while read -r fx; do
+		if [ -s "$fx.verdict" ]; then
+			cat "$fx.verdict"
+			return
 		fi
-		if ! run $new "$fx" "$out.new"; then
-			diag="treeshare failed on $fx: $(tail -3 "$out.new.err")"
-			break
-		fi
-		if ! "$bin" compare "$out.ref" "$out.new" >"$out.diff"; then
-			diag="$fx: $(sed 's/^# //' "$out.diff")"
-			break
-		fi
-	done
-	if [ -z "$diag" ]; then ok "$name"; else not_ok "$name" "$diag"; fi
+	done <"$1"
 }
 
 # field REPORT CYCLE NAME COLUMN: one field of an assoc line.
 field() {
 	awk -F'|' -v c="$2" -v name="$3" -v col="$4" \
-		'$1 == "assoc" && $2 == c && $5 == name { print $col; exit }' "$1"
+		'$1 == "assoc" && $2 == c && $5 == name { print $col; exit }' \
+		"$1"
 }
 
 # digits VALUE N: VALUE rounded to N decimals.
@@ -87,20 +105,18 @@ if [ ! -x "$bin" ]; then
 fi
 
 # --- the harness itself -------------------------------------------------
-for fx in "$here"/fixtures/*.fix; do
+ls "$here"/fixtures/*.fix >"$work/fixtures.list"
+for fx in $(cat "$work/fixtures.list"); do
 	name=$(basename "$fx" .fix)
-	a=$work/$name.det1 b=$work/$name.det2
-	if run $ref "$fx" "$a" && run $ref "$fx" "$b" &&
-		"$bin" compare "$a" "$b" >"$a.diff"; then
-		ok "multifactor_twice_gives_same_report_$name"
+	if diag=$(pair "$fx" $ref $ref); then
+		ok "multifactor_twice_gives_same_report_on_$name"
 	else
-		not_ok "multifactor_twice_gives_same_report_$name" \
-			"$(cat "$a.err" "$b.err" "$a.diff" 2>/dev/null | tail -5)"
+		not_ok "multifactor_twice_gives_same_report_on_$name" "$diag"
 	fi
 done
 
 # Seed 000 (PP-718) worked example, classic fair share, damping 1.
-s0=$work/seed000-classic.det1
+s0=$work/seed000-classic.multifactor.1
 want="0.125 0.648 0.500 0.382"
 got="$(digits "$(field "$s0" 1 bob 11)" 3) $(digits "$(field "$s0" 1 bob 12)" 3)"
 got="$got $(digits "$(field "$s0" 1 suzy 11)" 3) $(digits "$(field "$s0" 1 suzy 12)" 3)"
@@ -111,9 +127,20 @@ else
 		"EffectvUsage/FairShare bob, suzy: want $want, got $got"
 fi
 
+# The same tree under Fair Tree, ranked by hand with seed 004's rules.
+ft=$work/seed000-fair-tree.multifactor.1
+want="1 1 0.5 0.25"
+got="$(field "$ft" 1 bob 12) $(field "$ft" 1 cathy 12) $(field "$ft" 1 suzy 12) $(field "$ft" 1 scott 12)"
+if [ "$got" = "$want" ]; then
+	ok "multifactor_fair_tree_ranks_seed000_bob_cathy_1_suzy_0.5_scott_0.25"
+else
+	not_ok "multifactor_fair_tree_ranks_seed000_bob_cathy_1_suzy_0.5_scott_0.25" \
+		"FairShare bob cathy suzy scott: want $want, got $got"
+fi
+
 # test24.1's tree: multifactor's first DEPTH_OBLIVIOUS cycle reads
 # uncomputed siblings (AccountB 8.9e-9), the second gives 0.2288.
-t24=$work/test24.1-depth-oblivious.det1
+t24=$work/test24.1-depth-oblivious.multifactor.1
 got="$(awk -v v="$(field "$t24" 1 AccountB 11)" 'BEGIN { printf "%.1e", v }') $(digits "$(field "$t24" 2 AccountB 11)" 4)"
 if [ "$got" = "8.9e-09 0.2288" ]; then
 	ok "multifactor_depth_oblivious_cycle1_defect_is_reproduced"
@@ -122,9 +149,129 @@ else
 		"AccountB EffectvUsage cycle 1, cycle 2: want 8.9e-09 0.2288, got $got"
 fi
 
-# --- parity on the hand-written fixtures --------------------------------
-for fx in "$here"/fixtures/*.fix; do
-	parity "treeshare_matches_multifactor_on_$(basename "$fx" .fix)" "$fx"
+# The comparison rules themselves, on a real report: a fair-share field
+# may move by 1e-12 relative but not by 1e-6; a sprio factor not by 1 ulp.
+# nudge REPORT FIELD FACTOR OUT: bob's assoc field FIELD times FACTOR.
+nudge() {
+	awk -F'|' -v col="$2" -v f="$3" 'BEGIN { OFS = "|" }
+		$1 == "assoc" && $2 == 1 && $5 == "bob" {
+			$col = sprintf("%.17g", $col * f) }
+		{ print }' "$1" >"$4"
+}
+nudge "$s0" 11 1.000001 "$work/nudged-6"
+if ! "$bin" compare "$s0" "$work/nudged-6" >/dev/null; then
+	ok "compare_rejects_1e-6_relative_change_of_EffectvUsage"
+else
+	not_ok "compare_rejects_1e-6_relative_change_of_EffectvUsage"
+fi
+nudge "$s0" 11 1.000000000001 "$work/nudged-12"
+if "$bin" compare "$s0" "$work/nudged-12" >/dev/null &&
+	! cmp -s "$s0" "$work/nudged-12"; then
+	ok "compare_accepts_1e-12_relative_change_of_EffectvUsage"
+else
+	not_ok "compare_accepts_1e-12_relative_change_of_EffectvUsage"
+fi
+awk -F'|' 'BEGIN { OFS = "|" } $1 == "prio" && !done {
+		$6 = sprintf("%.17g", $6 * (1 + 2.3e-16)); done = 1 } { print }' \
+	"$s0" >"$work/nudged-prio"
+if ! cmp -s "$s0" "$work/nudged-prio" &&
+	! "$bin" compare "$s0" "$work/nudged-prio" >/dev/null; then
+	ok "compare_rejects_one_ulp_change_of_a_sprio_factor"
+else
+	not_ok "compare_rejects_one_ulp_change_of_a_sprio_factor"
+fi
+
+# Random cases: generate, then check multifactor is deterministic on all.
+for algo in $algos; do
+	: >"$work/random/$algo.list"
+	for seed in $(seq 1 "$cases"); do
+		fx=$work/random/$algo-$seed.fix
+		"$bin" gen -a "$algo" -s "$seed" >"$fx"
+		echo "$fx" >>"$work/random/$algo.list"
+	done
+	diag=$(cases "$work/random/$algo.list" $ref $ref)
+	if [ -z "$diag" ]; then
+		ok "multifactor_twice_gives_same_report_on_${cases}_random_${algo}_cases"
+	else
+		not_ok "multifactor_twice_gives_same_report_on_${cases}_random_${algo}_cases" "$diag"
+	fi
 done
+
+# --- parity: treeshare against multifactor -------------------------------
+missing="$treeshare_so does not exist: the treeshare plugin is not built"
+for fx in $(cat "$work/fixtures.list"); do
+	name="treeshare_matches_multifactor_on_$(basename "$fx" .fix)"
+	if [ ! -f "$treeshare_so" ]; then
+		not_ok "$name" "$missing"
+	elif diag=$(pair "$fx" $ref $new); then
+		ok "$name"
+	else
+		not_ok "$name" "$diag"
+	fi
+done
+
+for algo in $algos; do
+	for first in $(seq 1 "$batch" "$cases"); do
+		last=$((first + batch - 1))
+		[ "$last" -gt "$cases" ] && last=$cases
+		name="treeshare_matches_multifactor_on_random_${algo}_cases_${first}_to_${last}"
+		if [ ! -f "$treeshare_so" ]; then
+			not_ok "$name" "$missing"
+			continue
+		fi
+		sed -n "${first},${last}p" "$work/random/$algo.list" \
+			>"$work/random/$algo.$first.list"
+		diag=$(cases "$work/random/$algo.$first.list" $ref $new)
+		if [ -z "$diag" ]; then
+			ok "$name"
+		else
+			not_ok "$name" "$diag"
+		fi
+	done
+done
+
+# --- valgrind on the treeshare plugin ------------------------------------
+# verdict TOOL XML: errors of the plugin in valgrind's XML.
+verdict() {
+	awk -v plugin=priority_treeshare.so -v tool="$1" \
+		-f "$here/valgrind_verdict.awk" "$2"
+}
+vg_fixture=$here/fixtures/usage-running-classic.fix
+vg_name=treeshare_leaks_nothing_under_valgrind_memcheck
+hg_name=treeshare_decay_thread_has_no_data_race_under_helgrind
+if ! command -v valgrind >/dev/null; then
+	not_ok "$vg_name" "valgrind is not installed"
+	not_ok "$hg_name" "valgrind is not installed"
+elif [ ! -f "$treeshare_so" ]; then
+	not_ok "$vg_name" "$missing"
+	not_ok "$hg_name" "$missing"
+else
+	xml=$work/memcheck.xml
+	valgrind --leak-check=full \
+		--show-leak-kinds=definite,indirect,possible \
+		--suppressions="$here/valgrind.supp" --xml=yes \
+		--xml-file="$xml" "$bin" -p $new -t 300 "$vg_fixture" \
+		>"$xml.out" 2>"$xml.err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		not_ok "$vg_name" "ts-harness exited $rc under memcheck: $(tail -3 "$xml.err")"
+	elif out=$(verdict memcheck "$xml"); then
+		ok "$vg_name"
+	else
+		not_ok "$vg_name" "$out (full log: $xml)"
+	fi
+	xml=$work/helgrind.xml
+	valgrind --tool=helgrind --suppressions="$here/valgrind.supp" \
+		--xml=yes --xml-file="$xml" "$bin" -p $new -t 300 -c 3 \
+		"$vg_fixture" >"$xml.out" 2>"$xml.err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		not_ok "$hg_name" "ts-harness exited $rc under helgrind: $(tail -3 "$xml.err")"
+	elif out=$(verdict helgrind "$xml"); then
+		ok "$hg_name"
+	else
+		not_ok "$hg_name" "$out (full log: $xml)"
+	fi
+fi
 
 [ "$(grep -c '^not ok' "$tap")" -eq 0 ]

@@ -9,6 +9,7 @@
  * column and nothing is guessed: an unknown keyword or key is an error.
  */
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -31,8 +32,9 @@ struct parser {
 	long line;
 	struct token tok[MAX_TOKENS];
 	int n_tok;
-	int depth;     /* include depth */
-	bool now_used; /* a relative time was resolved */
+	int depth;	   /* include depth */
+	bool normal_given; /* "qos normal ..." was read */
+	bool now_used;	   /* a relative time was resolved */
 };
 
 static int fail(struct parser *p, int col, const char *fmt, ...)
@@ -414,14 +416,21 @@ static int parse_qos(struct parser *p)
 	struct th_fixture *fx = p->fx;
 	struct th_qos q = { 0 };
 	uint32_t max_id = 0;
+	long redefine;
 	size_t k;
 	int i;
 
 	if (p->n_tok < 2)
 		return fail(p, p->tok[0].col, "qos needs a NAME");
-	if (find_qos(fx, p->tok[1].text) >= 0)
+	redefine = find_qos(fx, p->tok[1].text);
+	if (redefine > 0 || (redefine == 0 && p->normal_given))
 		return fail(p, p->tok[1].col, "qos '%s' defined twice",
 			    p->tok[1].text);
+	if (redefine == 0) {
+		/* the implicit "normal" (id 1), given its settings now */
+		q.id = 1;
+		p->normal_given = true;
+	}
 	q.usage_factor = 1.0;
 	for (i = 2; i < p->n_tok; i++) {
 		char *key = p->tok[i].text, *val;
@@ -464,6 +473,14 @@ static int parse_qos(struct parser *p)
 		} else {
 			return fail(p, col, "unknown qos key '%s'", key);
 		}
+	}
+	if (redefine == 0) {
+		if (q.id != 1)
+			return fail(p, p->tok[0].col, "qos normal has id 1");
+		free(fx->qos[0].name);
+		q.name = dup_str("normal");
+		fx->qos[0] = q;
+		return 0;
 	}
 	for (k = 0; k < fx->n_qos; k++) {
 		if (q.id && fx->qos[k].id == q.id)
@@ -761,8 +778,8 @@ static int parse_job(struct parser *p)
 		}
 	if (j.begin == (time_t)-1)
 		j.begin = j.submit;
-	if (j.accrue == (time_t)-1)
-		j.accrue = j.begin;
+	if (j.accrue == (time_t)-1) /* eligible jobs accrue from begin */
+		j.accrue = j.begin <= fx->now ? j.begin : 0;
 	if (j.total_cpus == TH_UNSET)
 		j.total_cpus = j.state == TH_JOB_PENDING ? 0 : j.min_cpus;
 	if (j.state != TH_JOB_PENDING && !j.start)
@@ -1042,13 +1059,17 @@ static int check_fixture(struct th_fixture *fx)
 	for (i = fx->n_assoc; i-- > 0;) {
 		struct th_assoc *a = &fx->assoc[i];
 
+		/* decimal usages add up with rounding: allow it */
 		if (!a->has_usage)
 			a->usage = child_sum[i];
-		else if (a->usage < child_sum[i]) {
+		else if (a->usage < child_sum[i] * (1 - 64 * LDBL_EPSILON)) {
 			fprintf(stderr,
 				"%s:%ld: %s '%s': usage %.17Lg is less "
 				"than its children's sum %.17Lg\n",
-				fx->path, a->line, a->user ? "user" : "account",
+				fx->path, a->line,
+				a->parent < 0 ? "root"
+				: a->user     ? "user"
+					      : "account",
 				a->name, a->usage, child_sum[i]);
 			rc = -1;
 		}
