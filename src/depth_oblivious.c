@@ -36,41 +36,56 @@
 /* Slurm's f: the higher, the more a parent's imbalance weighs. */
 #define DO_F 5.0L
 
-static long double usage_norm_sum(const struct ts_tree *t,
-				  const struct ts_fs *fs, long p)
+/*
+ * What every kid of one fs parent p shares: Rparent, its logarithm, the
+ * k of the "< 0" branch and rs.  The same expressions as Slurm's, only
+ * evaluated once per parent instead of once per kid.
+ */
+struct do_parent {
+	int usable; /* S[p] and EffectvUsage[p] non-zero */
+	double s_p;
+	long double ratio_p, log_p, k_pull, ratio_s;
+};
+
+static void do_parent_init(const struct ts_tree *t, const struct ts_fs *fs,
+			   long p, struct do_parent *dp)
 {
 	long double sum = 0.0L;
 	size_t k;
 
+	dp->s_p = fs->shares_norm[p];
+	dp->usable = dp->s_p && fs->usage_efctv[p];
+	if (!dp->usable)
+		return;
+	/* Slurm rescans these for every kid; the sum is the same each time */
 	for (k = 0; k < t->kid_count[p]; k++) {
 		long c = t->kids[t->kid_first[p] + k];
 
 		if (t->shares[c] != TS_SHARES_PARENT)
 			sum += fs->usage_norm[c];
 	}
-	return sum;
+	dp->ratio_s = sum / dp->s_p;
+	dp->ratio_p = fs->usage_efctv[p] / dp->s_p;
+	dp->log_p = logl(dp->ratio_p);
+	dp->k_pull = 1.0L / (1.0L + powl(DO_F * dp->log_p, 2.0L));
 }
 
-static long double do_usage_efctv(const struct ts_fs *fs, long i, long p,
-				  long double sibling_sum)
+static long double do_usage_efctv(const struct ts_fs *fs, long i,
+				  const struct do_parent *dp)
 {
 	double s = fs->shares_norm[i];
-	double s_p = fs->shares_norm[p];
-	long double ue_p = fs->usage_efctv[p];
 	long double u = fs->usage_norm[i];
-	long double ratio_p, ratio_s, ratio_l, k;
+	long double ratio_l, k;
 
-	if (!s || !s_p || !ue_p || !u)
+	if (!s || !dp->usable || !u)
 		return u;
-	ratio_p = ue_p / s_p;
-	ratio_s = sibling_sum / s_p;
-	ratio_l = (u / s) / ratio_s;
-	if (!ratio_p || !ratio_l || logl(ratio_p) * logl(ratio_l) >= 0)
+	ratio_l = (u / s) / dp->ratio_s;
+	if (!dp->ratio_p || !ratio_l || dp->log_p * logl(ratio_l) >= 0)
 		k = 1.0L;
 	else
-		k = 1.0L / (1.0L + powl(DO_F * logl(ratio_p), 2.0L));
+		k = dp->k_pull;
 	/* pow(), not powl(): Slurm's arithmetic, double there */
-	return ratio_p * pow((double)ratio_l, (double)k) * s;
+	return dp->ratio_p * pow((double)ratio_l, (double)k) * s;
 }
 
 int ts_depth_oblivious(const struct ts_tree *t, double damp, struct ts_fs *fs,
@@ -90,11 +105,12 @@ int ts_depth_oblivious(const struct ts_tree *t, double damp, struct ts_fs *fs,
 	 */
 	fs->usage_efctv[0] = 1.0L;
 	for (i = 0; i < t->n; i++) {
-		long double sum;
+		struct do_parent dp = { 0 };
 
 		if (!t->kid_count[i])
 			continue;
-		sum = i ? usage_norm_sum(t, fs, (long)i) : 0.0L;
+		if (i)
+			do_parent_init(t, fs, (long)i, &dp);
 		for (k = 0; k < t->kid_count[i]; k++) {
 			long c = t->kids[t->kid_first[i] + k];
 
@@ -103,8 +119,7 @@ int ts_depth_oblivious(const struct ts_tree *t, double damp, struct ts_fs *fs,
 			else if (t->shares[c] == TS_SHARES_PARENT)
 				fs->usage_efctv[c] = fs->usage_efctv[i];
 			else
-				fs->usage_efctv[c] =
-					do_usage_efctv(fs, c, (long)i, sum);
+				fs->usage_efctv[c] = do_usage_efctv(fs, c, &dp);
 		}
 	}
 	ts_classic_fill_factors(t, fs, damp);
