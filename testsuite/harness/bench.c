@@ -1,8 +1,625 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * bench.c - multifactor and treeshare timed side by side (see bench.h).
+ *
+ * Goals (issue 4): every treeshare/multifactor time ratio <= 0.33, and
+ * treeshare's peak RSS <= multifactor's + 10%.  Each is printed with
+ * PASS or FAIL; the exit status is 1 if any goal is missed.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "src/common/read_config.h"
+#include "src/common/slurm_priority.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+#include "src/slurmctld/slurmctld.h"
+
 #include "bench.h"
+#include "cycle_gate.h"
+#include "fake_clock.h"
+#include "fixture.h"
+#include "gen.h"
+#include "rng.h"
+#include "setup.h"
+
+#define MAX_REPS    25
+#define MAX_PLUGINS 4
+#define GOAL_RATIO  0.33
+#define GOAL_RSS    1.10
+#define BENCH_SEED  2026
+
+struct scale {
+	const char *name;
+	size_t accounts, users, jobs;
+};
+
+static const struct scale scales[] = {
+	{ "100k", 100, 10000, 100000 },
+	{ "1M", 1000, 100000, 1000000 },
+};
+
+/* What a child sends back through its pipe. */
+struct result {
+	int ok;
+	char why[240];
+	double cycle_ms[MAX_REPS];
+	double set_ms[MAX_REPS];
+	long hwm_kb;
+};
+
+struct bench_opts {
+	const char *plugins[MAX_PLUGINS];
+	int n_plugins;
+	enum th_algo algos[3];
+	int n_algos;
+	const struct scale *scales[8];
+	struct scale custom;
+	int n_scales;
+	int reps;
+	unsigned timeout;
+	char *plugin_dir;
+};
+
+static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *dupf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0) {
+		fprintf(stderr, "ts-harness: out of memory\n");
+		exit(2);
+	}
+	va_end(ap);
+	return s;
+}
+
+static void *grow(void *array, size_t n)
+{
+	void *p = realloc(array, n);
+
+	if (!p) {
+		fprintf(stderr, "ts-harness: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+static void add_conf(struct th_fixture *fx, char *line)
+{
+	fx->conf = grow(fx->conf, (fx->n_conf + 1) * sizeof(*fx->conf));
+	fx->conf[fx->n_conf++] = line;
+}
+
+static void add_qos(struct th_fixture *fx, const char *name, uint32_t prio,
+		    double factor)
+{
+	struct th_qos *q;
+
+	fx->qos = grow(fx->qos, (fx->n_qos + 1) * sizeof(*fx->qos));
+	q = &fx->qos[fx->n_qos];
+	memset(q, 0, sizeof(*q));
+	q->id = (uint32_t)++fx->n_qos;
+	q->name = dupf("%s", name);
+	q->priority = prio;
+	q->usage_factor = factor;
+}
+
+static void add_part(struct th_fixture *fx, const char *name, uint16_t factor,
+		     uint16_t tier, uint32_t max_time, uint32_t nodes)
+{
+	struct th_part *p;
+
+	fx->part = grow(fx->part, (fx->n_part + 1) * sizeof(*fx->part));
+	p = &fx->part[fx->n_part++];
+	memset(p, 0, sizeof(*p));
+	p->name = dupf("%s", name);
+	p->factor = factor;
+	p->tier = tier;
+	p->max_time = max_time;
+	p->nodes = nodes;
+	p->cpus = nodes * 64;
+	p->qos = -1;
+}
+
+/*
+ * accounts/10 top accounts under root, the others spread under them; the
+ * users spread over the second-level accounts (over the top ones when
+ * there are fewer than ten); random shares and usage.
+ */
+static void add_tree(struct th_fixture *fx, const struct scale *sc,
+		     struct th_rng *r)
+{
+	size_t top = sc->accounts / 10 ? sc->accounts / 10 : sc->accounts;
+	size_t n = 1 + sc->accounts + sc->users, leaf0, n_leaf, i;
+
+	fx->assoc = calloc(n, sizeof(*fx->assoc));
+	if (!fx->assoc)
+		exit(2);
+	fx->n_assoc = n;
+	fx->assoc[0].id = 1;
+	fx->assoc[0].parent = -1;
+	fx->assoc[0].name = dupf("root");
+	fx->assoc[0].shares = 1;
+	fx->assoc[0].priority = TH_UNSET;
+	for (i = 0; i < sc->accounts; i++) {
+		struct th_assoc *a = &fx->assoc[1 + i];
+
+		a->parent = i < top ? 0 : (long)(1 + (i - top) % top);
+		a->name = dupf("acct%zu", i);
+		a->shares = (uint32_t)th_rng_range(r, 1, 100);
+	}
+	leaf0 = top < sc->accounts ? top : 0;
+	n_leaf = sc->accounts - leaf0;
+	for (i = 0; i < sc->users; i++) {
+		struct th_assoc *a = &fx->assoc[1 + sc->accounts + i];
+
+		a->user = true;
+		a->parent = (long)(1 + leaf0 + i % n_leaf);
+		a->name = dupf("user%zu", i);
+		a->uid = 10000 + (uint32_t)i;
+		a->shares = (uint32_t)th_rng_range(r, 1, 10);
+		a->has_usage = true;
+		a->usage = th_rng_chance(r, 10)
+				   ? 0
+				   : (long double)th_rng_range(r, 1, 10000000);
+	}
+	for (i = 0; i < n; i++) {
+		fx->assoc[i].id = (uint32_t)i + 1;
+		fx->assoc[i].priority = TH_UNSET;
+	}
+}
+
+/* pending jobs, then one running job per hundred pending */
+static void add_jobs(struct th_fixture *fx, const struct scale *sc,
+		     struct th_rng *r)
+{
+	size_t running = sc->jobs / 100, i;
+	size_t first_user = 1 + sc->accounts;
+
+	fx->n_job = sc->jobs + running;
+	fx->job = calloc(fx->n_job, sizeof(*fx->job));
+	if (!fx->job)
+		exit(2);
+	for (i = 0; i < fx->n_job; i++) {
+		struct th_job *j = &fx->job[i];
+		bool run = i >= sc->jobs;
+
+		j->id = (uint32_t)i + 1;
+		j->assoc =
+			(long)(first_user + th_rng_range(r, 0, sc->users - 1));
+		j->qos = th_rng_chance(r, 80) ? 0 : 1;
+		j->n_parts = th_rng_chance(r, 10) ? 2 : 1;
+		j->parts = calloc(j->n_parts, sizeof(*j->parts));
+		if (!j->parts)
+			exit(2);
+		j->parts[0] = th_rng_chance(r, 90) ? 0 : 1;
+		if (j->n_parts == 2)
+			j->parts[1] = 1 - j->parts[0];
+		j->priority = 1;
+		j->submit = fx->now - (time_t)th_rng_range(r, 0, 7 * 86400);
+		j->begin = j->submit;
+		j->accrue = j->submit;
+		j->time_limit = (uint32_t)th_rng_range(r, 10, 2880);
+		j->min_cpus = (uint32_t)th_rng_range(r, 1, 64);
+		j->max_cpus = TH_UNSET;
+		j->min_nodes = (uint32_t)th_rng_range(r, 1, 4);
+		j->state = run ? TH_JOB_RUNNING : TH_JOB_PENDING;
+		j->total_cpus = run ? j->min_cpus : 0;
+		if (run)
+			j->start = fx->now -
+				   (time_t)th_rng_range(r, 0,
+							j->time_limit * 60 - 1);
+	}
+}
+
+static void build_cluster(enum th_algo algo, const struct scale *sc,
+			  struct th_fixture *fx)
+{
+	struct th_rng r = { BENCH_SEED };
+
+	memset(fx, 0, sizeof(*fx));
+	fx->path = dupf("bench %s %s", th_algo_name(algo), sc->name);
+	fx->now = 1700000000;
+	fx->cycles = 1;
+	fx->has_last_ran = true;
+	fx->node_count = 2000;
+	fx->cluster_cpus = fx->node_count * 64;
+	if (algo == TH_CLASSIC)
+		add_conf(fx, dupf("PriorityFlags=NO_FAIR_TREE"));
+	else if (algo == TH_DEPTH_OBLIVIOUS)
+		add_conf(fx, dupf("PriorityFlags=DEPTH_OBLIVIOUS"));
+	add_conf(fx, dupf("PriorityDecayHalfLife=7-0"));
+	add_conf(fx, dupf("PriorityCalcPeriod=5"));
+	add_conf(fx, dupf("PriorityMaxAge=7-0"));
+	add_conf(fx, dupf("PriorityWeightAge=1000"));
+	add_conf(fx, dupf("PriorityWeightFairshare=100000"));
+	add_conf(fx, dupf("PriorityWeightJobSize=1000"));
+	add_conf(fx, dupf("PriorityWeightPartition=1000"));
+	add_conf(fx, dupf("PriorityWeightQOS=1000"));
+	add_conf(fx, dupf("PriorityWeightTRES=CPU=100"));
+	add_conf(fx, dupf("AccountingStorageEnforce=associations,limits"));
+	add_qos(fx, "normal", 10, 1.0);
+	add_qos(fx, "high", 100, 2.0);
+	add_part(fx, "batch", 10, 1, 2880, 1800);
+	add_part(fx, "debug", 100, 2, 60, 200);
+	add_tree(fx, sc, &r);
+	add_jobs(fx, sc, &r);
+	if (th_fixture_sum_usage(fx))
+		exit(2);
+}
+
+static long vm_hwm_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+static double set_pass_ms(void)
+{
+	slurmctld_lock_t job_write = { .job = WRITE_LOCK, .part = READ_LOCK };
+	long long t0 = th_clock_mono_ns();
+	job_record_t *j;
+	ListIterator it;
+
+	lock_slurmctld(job_write);
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it)))
+		(void)priority_g_set(0, j);
+	list_iterator_destroy(it);
+	unlock_slurmctld(job_write);
+	return (double)(th_clock_mono_ns() - t0) / 1e6;
+}
+
+/* In the child: load plugin, time cycles and priority_g_set() passes. */
+static void measure(const char *plugin, const struct bench_opts *o,
+		    struct th_setup *s, struct result *res)
+{
+	long long ns;
+	int k;
+
+	/* the previous child's cycles rewrote it */
+	if (th_setup_restore_decay_state(s)) {
+		snprintf(res->why, sizeof(res->why),
+			 "cannot restore %s/priority_last_decay_ran", s->dir);
+		return;
+	}
+	th_setup_set_plugin(plugin);
+	th_gate_arm();
+	if (priority_g_init() != SLURM_SUCCESS) {
+		snprintf(res->why, sizeof(res->why), "cannot load %s from %s",
+			 plugin, o->plugin_dir);
+		return;
+	}
+	for (k = 1; k <= o->reps + 1; k++) {
+		if (k > 1) {
+			th_clock_advance(
+				(time_t)slurm_conf.priority_calc_period);
+			th_gate_allow((unsigned)k);
+		}
+		if (!th_gate_wait((unsigned)k, o->timeout, &ns)) {
+			snprintf(res->why, sizeof(res->why),
+				 "cycle %d did not end within %u s", k,
+				 o->timeout);
+			return;
+		}
+		if (k > 1)
+			res->cycle_ms[k - 2] = (double)ns / 1e6;
+	}
+	for (k = 0; k < o->reps; k++)
+		res->set_ms[k] = set_pass_ms();
+	res->hwm_kb = vm_hwm_kb();
+	res->ok = 1;
+}
+
+static void run_child(const char *plugin, const struct bench_opts *o,
+		      struct th_setup *s, struct result *res)
+{
+	int fd[2], status;
+	struct rusage ru;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	if (pipe(fd)) {
+		snprintf(res->why, sizeof(res->why), "pipe: %s",
+			 strerror(errno));
+		return;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(res->why, sizeof(res->why), "fork: %s",
+			 strerror(errno));
+		return;
+	}
+	if (!pid) {
+		struct result mine = { 0 };
+		ssize_t w;
+
+		close(fd[0]);
+		measure(plugin, o, s, &mine);
+		w = write(fd[1], &mine, sizeof(mine));
+		_exit(w == (ssize_t)sizeof(mine) ? 0 : 1);
+	}
+	close(fd[1]);
+	if (read(fd[0], res, sizeof(*res)) != (ssize_t)sizeof(*res) &&
+	    !res->why[0])
+		snprintf(res->why, sizeof(res->why), "%s: child died", plugin);
+	close(fd[0]);
+	if (wait4(pid, &status, 0, &ru) == pid && res->ok && res->hwm_kb < 0)
+		res->hwm_kb = ru.ru_maxrss;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+static double median(const double *v, int n)
+{
+	double tmp[MAX_REPS];
+
+	memcpy(tmp, v, (size_t)n * sizeof(*v));
+	qsort(tmp, (size_t)n, sizeof(*tmp), cmp_double);
+	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+}
+
+static const char *short_name(const char *plugin)
+{
+	const char *slash = strrchr(plugin, '/');
+
+	return slash ? slash + 1 : plugin;
+}
+
+/* One goal line; RET 1 if missed. */
+static int goal_line(const char *what, const char *unit, double ref, double got,
+		     bool rss, bool have)
+{
+	double ratio = ref > 0 ? got / ref : 0;
+	bool pass = rss ? got <= ref * GOAL_RSS : ratio <= GOAL_RATIO;
+
+	if (!have) {
+		printf("  %-20s %12.2f %-3s %12s          %s FAIL\n", what, ref,
+		       unit, "-", rss ? "<= +10%" : "<= 0.33");
+		return 1;
+	}
+	if (rss)
+		printf("  %-20s %12.1f %-3s %12.1f %-3s %+6.1f%%  <= +10%%  "
+		       "%s\n",
+		       what, ref, unit, got, unit, (ratio - 1) * 100,
+		       pass ? "PASS" : "FAIL");
+	else
+		printf("  %-20s %12.2f %-3s %12.2f %-3s %6.3f   <= 0.33   "
+		       "%s\n",
+		       what, ref, unit, got, unit, ratio,
+		       pass ? "PASS" : "FAIL");
+	return !pass;
+}
+
+static void print_spread(const char *plugin, const struct result *r, int n)
+{
+	int k;
+
+	printf("  %s cycles (ms):", short_name(plugin));
+	for (k = 0; k < n; k++)
+		printf(" %.1f", r->cycle_ms[k]);
+	printf("; set passes (ms):");
+	for (k = 0; k < n; k++)
+		printf(" %.1f", r->set_ms[k]);
+	printf("; peak RSS %.1f MB\n", (double)r->hwm_kb / 1024);
+}
+
+/* One (algorithm, scale): RET number of goals missed. */
+static int bench_one(enum th_algo algo, const struct scale *sc,
+		     const struct bench_opts *o)
+{
+	struct th_setup s = { .plugin = o->plugins[0],
+			      .plugin_dir = o->plugin_dir };
+	struct result res[MAX_PLUGINS];
+	struct th_fixture fx;
+	long long t0 = th_clock_mono_ns();
+	int i, missed = 0;
+
+	printf("\n== %s: %zu accounts, %zu users, %zu pending jobs "
+	       "(+%zu running) ==\n",
+	       th_algo_name(algo), sc->accounts, sc->users, sc->jobs,
+	       sc->jobs / 100);
+	build_cluster(algo, sc, &fx);
+	th_clock_set(fx.now);
+	if (th_setup_conf(&s, &fx) || th_setup_controller(&s, &fx)) {
+		th_setup_free(&s);
+		th_fixture_free(&fx);
+		printf("  setup FAIL\n");
+		return 1;
+	}
+	th_fixture_free(&fx);
+	malloc_trim(0);
+	printf("  setup %.1f s; controller RSS before the plugins %.1f MB\n",
+	       (double)(th_clock_mono_ns() - t0) / 1e9,
+	       (double)vm_hwm_kb() / 1024);
+	for (i = 0; i < o->n_plugins; i++) {
+		run_child(o->plugins[i], o, &s, &res[i]);
+		if (res[i].ok)
+			print_spread(o->plugins[i], &res[i], o->reps);
+		else
+			printf("  %s: %s\n", o->plugins[i], res[i].why);
+	}
+	th_setup_free(&s);
+	if (o->n_plugins < 2)
+		return 0;
+	printf("  %-20s %16s %16s %8s  %-8s\n", "medians of 5",
+	       short_name(o->plugins[0]), short_name(o->plugins[1]), "ratio",
+	       "goal");
+	if (!res[0].ok) {
+		printf("  reference %s did not run: no goal can be judged "
+		       "FAIL\n",
+		       o->plugins[0]);
+		return 3;
+	}
+	missed +=
+		goal_line("full cycle", "ms", median(res[0].cycle_ms, o->reps),
+			  res[1].ok ? median(res[1].cycle_ms, o->reps) : 0,
+			  false, res[1].ok);
+	missed += goal_line("priority_p_set pass", "ms",
+			    median(res[0].set_ms, o->reps),
+			    res[1].ok ? median(res[1].set_ms, o->reps) : 0,
+			    false, res[1].ok);
+	missed += goal_line("peak RSS", "MB", (double)res[0].hwm_kb / 1024,
+			    (double)res[1].hwm_kb / 1024, true, res[1].ok);
+	return missed;
+}
+
+static int parse_scale(const char *arg, struct bench_opts *o)
+{
+	size_t i;
+
+	if (!strcmp(arg, "all")) {
+		for (i = 0; i < sizeof(scales) / sizeof(scales[0]); i++)
+			o->scales[o->n_scales++] = &scales[i];
+		return 0;
+	}
+	for (i = 0; i < sizeof(scales) / sizeof(scales[0]); i++) {
+		if (!strcmp(arg, scales[i].name)) {
+			o->scales[o->n_scales++] = &scales[i];
+			return 0;
+		}
+	}
+	if (sscanf(arg, "%zu,%zu,%zu", &o->custom.accounts, &o->custom.users,
+		   &o->custom.jobs) == 3 &&
+	    o->custom.accounts && o->custom.users && o->custom.jobs >= 100) {
+		o->custom.name = "custom";
+		o->scales[o->n_scales++] = &o->custom;
+		return 0;
+	}
+	fprintf(stderr,
+		"ts-harness bench: -S %s: not 100k, 1M, all or "
+		"ACCOUNTS,USERS,JOBS (jobs >= 100)\n",
+		arg);
+	return -1;
+}
+
+static int parse_opts(int argc, char **argv, struct bench_opts *o)
+{
+	char *save = NULL, *tok, *copy;
+	enum th_algo a;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "a:S:n:P:t:d:")) != -1) {
+		switch (opt) {
+		case 'a':
+			if (!strcmp(optarg, "all")) {
+				o->algos[0] = TH_CLASSIC;
+				o->algos[1] = TH_FAIR_TREE;
+				o->algos[2] = TH_DEPTH_OBLIVIOUS;
+				o->n_algos = 3;
+			} else if (th_algo_parse(optarg, &a)) {
+				fprintf(stderr,
+					"ts-harness bench: -a %s: not "
+					"classic, fair_tree, depth_oblivious "
+					"or all\n",
+					optarg);
+				return -1;
+			} else if (o->n_algos < 3) {
+				o->algos[o->n_algos++] = a;
+			}
+			break;
+		case 'S':
+			if (o->n_scales > 5 || parse_scale(optarg, o))
+				return -1;
+			break;
+		case 'n':
+			o->reps = atoi(optarg);
+			if (o->reps < 1 || o->reps > MAX_REPS) {
+				fprintf(stderr,
+					"ts-harness bench: -n %s: not "
+					"1..%d\n",
+					optarg, MAX_REPS);
+				return -1;
+			}
+			break;
+		case 'P':
+			o->n_plugins = 0;
+			copy = xstrdup(optarg);
+			for (tok = strtok_r(copy, ",", &save);
+			     tok && o->n_plugins < MAX_PLUGINS;
+			     tok = strtok_r(NULL, ",", &save))
+				o->plugins[o->n_plugins++] =
+					strdup(tok); /* lives to exit */
+			xfree(copy);
+			break;
+		case 't':
+			o->timeout = (unsigned)strtoul(optarg, NULL, 10);
+			break;
+		case 'd':
+			o->plugin_dir = xstrdup(optarg);
+			break;
+		default:
+			fprintf(stderr,
+				"usage: ts-harness bench [-a ALGO] [-S SCALE] "
+				"[-n REPS] [-P TYPE,TYPE] [-t SECS] [-d "
+				"DIRS]\n");
+			return -1;
+		}
+	}
+	return optind == argc ? 0 : -1;
+}
+
 int th_bench_main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return 2;
+	struct bench_opts o = { .plugins = { "priority/multifactor",
+					     "priority/treeshare" },
+				.n_plugins = 2,
+				.reps = 5,
+				.timeout = 600 };
+	int a, s, missed = 0;
+
+	if (parse_opts(argc, argv, &o))
+		return 2;
+	if (!o.n_algos) {
+		o.algos[o.n_algos++] = TH_CLASSIC;
+		o.algos[o.n_algos++] = TH_FAIR_TREE;
+	}
+	if (!o.n_scales)
+		parse_scale("all", &o);
+	if (!o.timeout)
+		o.timeout = 600;
+	if (!o.plugin_dir)
+		o.plugin_dir = th_setup_default_plugin_dir();
+	printf("ts-harness bench: %s against %s, medians of %d; goals: time "
+	       "ratio <= %.2f, peak RSS <= reference + %.0f%%\n",
+	       o.n_plugins > 1 ? o.plugins[1] : "-", o.plugins[0], o.reps,
+	       GOAL_RATIO, (GOAL_RSS - 1) * 100);
+	printf("PluginDir %s; %ld CPUs online\n", o.plugin_dir,
+	       sysconf(_SC_NPROCESSORS_ONLN));
+	for (s = 0; s < o.n_scales; s++)
+		for (a = 0; a < o.n_algos; a++)
+			missed += bench_one(o.algos[a], o.scales[s], &o);
+	printf("\nbench: %s (%d goal%s missed)\n", missed ? "FAIL" : "PASS",
+	       missed, missed == 1 ? "" : "s");
+	xfree(o.plugin_dir);
+	return missed ? 1 : 0;
 }

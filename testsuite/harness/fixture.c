@@ -1039,8 +1039,7 @@ static int parse_file(struct th_fixture *fx, const char *path, int depth)
 	return rc;
 }
 
-/* Check what only the whole file can tell: usages add up, QOS normal. */
-static int check_fixture(struct th_fixture *fx)
+int th_fixture_sum_usage(struct th_fixture *fx)
 {
 	long double *child_sum;
 	size_t i;
@@ -1099,7 +1098,7 @@ int th_fixture_read(const char *path, struct th_fixture *fx)
 	fx->qos = grow(fx->qos, 0, sizeof(*fx->qos));
 	fx->qos[fx->n_qos++] = normal;
 
-	if (parse_file(fx, path, 0) || check_fixture(fx)) {
+	if (parse_file(fx, path, 0) || th_fixture_sum_usage(fx)) {
 		th_fixture_free(fx);
 		return -1;
 	}

@@ -120,6 +120,14 @@ struct th_fixture {
  */
 int th_fixture_read(const char *path, struct th_fixture *fx);
 
+/*
+ * th_fixture_sum_usage() - give each account without usage its children's
+ * sum, check that a given one is not less (rounding aside).  For fixtures
+ * built in memory; th_fixture_read() calls it.  RET 0, or -1 after
+ * printing the offending line.
+ */
+int th_fixture_sum_usage(struct th_fixture *fx);
+
 /* th_fixture_free() - release everything th_fixture_read() allocated. */
 void th_fixture_free(struct th_fixture *fx);
 

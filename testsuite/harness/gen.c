@@ -24,13 +24,10 @@
 #include <string.h>
 
 #include "gen.h"
+#include "rng.h"
 
 #define MAX_NODES 400
 #define NAME_LEN  24
-
-struct rng {
-	uint64_t state;
-};
 
 struct node {
 	char name[NAME_LEN];
@@ -48,7 +45,7 @@ struct tree {
 };
 
 struct gen {
-	struct rng rng;
+	struct th_rng rng;
 	enum th_algo algo;
 	FILE *out;
 	struct tree tree;
@@ -81,30 +78,19 @@ const char *th_algo_name(enum th_algo algo)
 	return algo_names[algo];
 }
 
-/* splitmix64: small, fast, the same everywhere */
-static uint64_t next(struct rng *r)
-{
-	uint64_t z = (r->state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [lo, hi]. */
 static uint64_t range(struct gen *g, uint64_t lo, uint64_t hi)
 {
-	return lo + next(&g->rng) % (hi - lo + 1);
+	return th_rng_range(&g->rng, lo, hi);
 }
 
 static bool chance(struct gen *g, unsigned percent)
 {
-	return next(&g->rng) % 100 < percent;
+	return th_rng_chance(&g->rng, percent);
 }
 
 static uint64_t pick(struct gen *g, const uint64_t *v, size_t n)
 {
-	return v[next(&g->rng) % n];
+	return v[th_rng_next(&g->rng) % n];
 }
 
 /* Thousandths spread over six decades, 0 with probability zero_pct. */

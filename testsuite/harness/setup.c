@@ -14,6 +14,8 @@
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,10 @@
 
 #define DEFAULT_TRES_COUNT  8	 /* cpu mem energy node billing fs/disk ... */
 #define FIRST_EXTRA_TRES_ID 1001 /* slurmdbd numbers gres TRES so */
+
+#ifndef TH_DEB_PLUGINDIR
+#define TH_DEB_PLUGINDIR "/usr/lib/x86_64-linux-gnu/slurm-wlm"
+#endif
 
 static uint16_t cache_state = RUNNING_CACHE_STATE_NOTRUNNING;
 
@@ -145,6 +151,27 @@ int th_setup_conf(struct th_setup *s, const struct th_fixture *fx)
 	return 0;
 }
 
+/*
+ * <dir of this executable>/../lib/slurm:<Debian's plugin dir>; the first
+ * only if it exists, as Slurm rejects a PluginDir naming a missing one.
+ */
+char *th_setup_default_plugin_dir(void)
+{
+	char exe[PATH_MAX], *own;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return xstrdup(TH_DEB_PLUGINDIR);
+	exe[n] = '\0';
+	own = xstrdup_printf("%s/lib/slurm", dirname(dirname(exe)));
+	if (access(own, X_OK)) {
+		xfree(own);
+		return xstrdup(TH_DEB_PLUGINDIR);
+	}
+	xstrfmtcat(own, ":%s", TH_DEB_PLUGINDIR);
+	return own;
+}
+
 void th_setup_set_plugin(const char *plugin)
 {
 	xfree(slurm_conf.priority_type);
@@ -223,18 +250,38 @@ static List make_qos_list(const struct th_fixture *fx)
 	return list;
 }
 
-/* Nested-set numbers as slurmdbd keeps them; children in fixture order. */
-static uint32_t number_subtree(const struct th_fixture *fx, size_t node,
+/*
+ * Nested-set numbers as slurmdbd keeps them, children in fixture order.
+ * kid/sibling: first child and next sibling of each association.
+ */
+static uint32_t number_subtree(const long *kid, const long *sibling, long node,
 			       uint32_t next, uint32_t *lft, uint32_t *rgt)
 {
-	size_t i;
+	long c;
 
 	lft[node] = next++;
-	for (i = node + 1; i < fx->n_assoc; i++)
-		if (fx->assoc[i].parent == (long)node)
-			next = number_subtree(fx, i, next, lft, rgt);
+	for (c = kid[node]; c >= 0; c = sibling[c])
+		next = number_subtree(kid, sibling, c, next, lft, rgt);
 	rgt[node] = next++;
 	return next;
+}
+
+static void number_tree(const struct th_fixture *fx, uint32_t *lft,
+			uint32_t *rgt)
+{
+	long *kid = xcalloc(fx->n_assoc, sizeof(*kid));
+	long *sibling = xcalloc(fx->n_assoc, sizeof(*sibling));
+	size_t i;
+
+	for (i = 0; i < fx->n_assoc; i++)
+		kid[i] = sibling[i] = -1;
+	for (i = fx->n_assoc; i-- > 1;) {
+		sibling[i] = kid[fx->assoc[i].parent];
+		kid[fx->assoc[i].parent] = (long)i;
+	}
+	number_subtree(kid, sibling, 0, 1, lft, rgt);
+	xfree(kid);
+	xfree(sibling);
 }
 
 static List make_assoc_list(const struct th_fixture *fx)
@@ -244,7 +291,7 @@ static List make_assoc_list(const struct th_fixture *fx)
 	uint32_t *rgt = xcalloc(fx->n_assoc, sizeof(*rgt));
 	size_t i;
 
-	number_subtree(fx, 0, 1, lft, rgt);
+	number_tree(fx, lft, rgt);
 	for (i = 0; i < fx->n_assoc; i++) {
 		const struct th_assoc *fa = &fx->assoc[i];
 		const struct th_assoc *fp =
@@ -375,9 +422,35 @@ static int load_assoc_mgr(struct th_setup *s)
 	return 0;
 }
 
-static int find_assoc_id(void *x, void *key)
+static int cmp_assoc_id(const void *x, const void *y)
 {
-	return ((slurmdb_assoc_rec_t *)x)->id == *(uint32_t *)key;
+	const slurmdb_assoc_rec_t *a = *(slurmdb_assoc_rec_t *const *)x;
+	const slurmdb_assoc_rec_t *b = *(slurmdb_assoc_rec_t *const *)y;
+
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* assoc_mgr's record of each fixture association, by fixture index. */
+static slurmdb_assoc_rec_t **map_assocs(const struct th_fixture *fx)
+{
+	int n = list_count(assoc_mgr_assoc_list), i = 0;
+	slurmdb_assoc_rec_t **by_id = xcalloc(n + 1, sizeof(*by_id));
+	slurmdb_assoc_rec_t **map = xcalloc(fx->n_assoc, sizeof(*map));
+	slurmdb_assoc_rec_t key, *keyp = &key, **found;
+	ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+	size_t k;
+
+	while ((by_id[i] = list_next(it)))
+		i++;
+	list_iterator_destroy(it);
+	qsort(by_id, n, sizeof(*by_id), cmp_assoc_id);
+	for (k = 0; k < fx->n_assoc; k++) {
+		key.id = fx->assoc[k].id;
+		found = bsearch(&keyp, by_id, n, sizeof(*by_id), cmp_assoc_id);
+		map[k] = found ? *found : NULL;
+	}
+	xfree(by_id);
+	return map;
 }
 
 static int find_qos_id(void *x, void *key)
@@ -587,7 +660,8 @@ static void begin_run_secs(job_record_t *j)
 }
 
 static int make_job(const struct th_fixture *fx, const struct th_job *fj,
-		    part_record_t **parts, job_record_t **out)
+		    part_record_t **parts, slurmdb_assoc_rec_t **assocs,
+		    job_record_t **out)
 {
 	uint32_t assoc_id = fx->assoc[fj->assoc].id;
 	job_record_t *j = xmalloc(sizeof(*j));
@@ -602,8 +676,7 @@ static int make_job(const struct th_fixture *fx, const struct th_job *fj,
 	j->user_id = fx->assoc[fj->assoc].uid;
 	j->group_id = j->user_id;
 	j->assoc_id = assoc_id;
-	j->assoc_ptr =
-		list_find_first(assoc_mgr_assoc_list, find_assoc_id, &assoc_id);
+	j->assoc_ptr = assocs[fj->assoc];
 	j->account = xstrdup(fx->assoc[fx->assoc[fj->assoc].parent].name);
 	j->qos_ptr = qos_ptr(fx, fj->qos);
 	j->qos_id = j->qos_ptr ? j->qos_ptr->id : 0;
@@ -675,18 +748,19 @@ static int make_job(const struct th_fixture *fx, const struct th_job *fj,
 
 static int make_jobs(const struct th_fixture *fx, part_record_t **parts)
 {
+	slurmdb_assoc_rec_t **assocs = map_assocs(fx);
+	int rc = 0;
 	size_t i;
 
 	job_list = list_create(free_job);
-	for (i = 0; i < fx->n_job; i++) {
+	for (i = 0; i < fx->n_job && !rc; i++) {
 		job_record_t *j = NULL;
-		int rc = make_job(fx, &fx->job[i], parts, &j);
 
+		rc = make_job(fx, &fx->job[i], parts, assocs, &j);
 		list_append(job_list, j);
-		if (rc)
-			return -1;
 	}
-	return 0;
+	xfree(assocs);
+	return rc ? -1 : 0;
 }
 
 /* multifactor's priority_last_decay_ran: last ran, then last reset. */
@@ -706,7 +780,24 @@ static int write_decay_state(struct th_setup *s, const struct th_fixture *fx)
 	buf = init_buf(BUF_SIZE);
 	pack_time(last_ran, buf);
 	pack_time(fx->last_reset, buf);
+	s->decay_len = get_buf_offset(buf);
+	s->decay_state = xmalloc(s->decay_len);
+	memcpy(s->decay_state, get_buf_data(buf), s->decay_len);
 	return write_buf(s->dir, "priority_last_decay_ran", buf);
+}
+
+int th_setup_restore_decay_state(struct th_setup *s)
+{
+	char *path = xstrdup_printf("%s/priority_last_decay_ran", s->dir);
+	int rc = 0;
+
+	if (s->decay_state)
+		rc = write_file(s->dir, "priority_last_decay_ran",
+				s->decay_state, s->decay_len);
+	else if (unlink(path) && errno != ENOENT)
+		rc = -1;
+	xfree(path);
+	return rc;
 }
 
 int th_setup_controller(struct th_setup *s, const struct th_fixture *fx)
@@ -764,6 +855,7 @@ void th_setup_free(struct th_setup *s)
 			remove_dir(s->dir);
 		xfree(s->dir);
 	}
+	xfree(s->decay_state);
 	slurm_conf_destroy();
 	log_fini();
 }

@@ -28,9 +28,11 @@
 struct th_setup {
 	const char *plugin;	/* PriorityType */
 	const char *plugin_dir; /* PluginDir value */
-	char *dir;     /* private dir: slurm.conf + StateSaveLocation */
-	int verbose;   /* extra Slurm log levels on stderr */
-	bool keep_dir; /* leave dir behind (debugging) */
+	char *dir;	   /* private dir: slurm.conf + StateSaveLocation */
+	int verbose;	   /* extra Slurm log levels on stderr */
+	bool keep_dir;	   /* leave dir behind (debugging) */
+	char *decay_state; /* priority_last_decay_ran as written */
+	size_t decay_len;
 };
 
 /*
@@ -46,6 +48,19 @@ int th_setup_conf(struct th_setup *s, const struct th_fixture *fx);
  * RET 0, or -1 after printing why.
  */
 int th_setup_controller(struct th_setup *s, const struct th_fixture *fx);
+
+/*
+ * th_setup_default_plugin_dir() - "<bin>/../lib/slurm:<Debian's dir>",
+ * the first part only if it exists.  RET an xmalloc'ed string.
+ */
+char *th_setup_default_plugin_dir(void);
+
+/*
+ * th_setup_restore_decay_state() - put priority_last_decay_ran back as
+ * th_setup_controller() wrote it, so that a second plugin starts where
+ * the first did.  RET 0 or -1.
+ */
+int th_setup_restore_decay_state(struct th_setup *s);
 
 /* th_setup_set_plugin() - switch PriorityType (bench children). */
 void th_setup_set_plugin(const char *plugin);

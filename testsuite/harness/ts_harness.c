@@ -17,8 +17,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +35,6 @@
 #include "gen.h"
 #include "report.h"
 #include "setup.h"
-
-#ifndef TH_DEB_PLUGINDIR
-#define TH_DEB_PLUGINDIR "/usr/lib/x86_64-linux-gnu/slurm-wlm"
-#endif
 
 #define DEFAULT_TIMEOUT 60 /* seconds a cycle may take */
 
@@ -62,27 +56,6 @@ static void usage(FILE *out)
 		"  -v        more Slurm logging on stderr (repeatable)\n"
 		"  -k        keep the private StateSaveLocation\n",
 		DEFAULT_TIMEOUT, TH_DEB_PLUGINDIR);
-}
-
-/*
- * <dir of this executable>/../lib/slurm:<Debian's plugin dir>; the first
- * only if it exists, as Slurm rejects a PluginDir naming a missing one.
- */
-char *th_default_plugin_dir(void)
-{
-	char exe[PATH_MAX], *own;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0)
-		return xstrdup(TH_DEB_PLUGINDIR);
-	exe[n] = '\0';
-	own = xstrdup_printf("%s/lib/slurm", dirname(dirname(exe)));
-	if (access(own, X_OK)) {
-		xfree(own);
-		return xstrdup(TH_DEB_PLUGINDIR);
-	}
-	xstrfmtcat(own, ":%s", TH_DEB_PLUGINDIR);
-	return own;
 }
 
 struct run_opts {
@@ -213,7 +186,7 @@ static int run_main(int argc, char **argv)
 	}
 	o.fixture = argv[optind];
 	if (!o.plugin_dir)
-		o.plugin_dir = th_default_plugin_dir();
+		o.plugin_dir = th_setup_default_plugin_dir();
 	rc = run(&o);
 	xfree(o.plugin_dir);
 	return rc;
