@@ -262,17 +262,21 @@ static void build_cluster(enum th_algo algo, const struct scale *sc,
 		exit(2);
 }
 
-static long vm_hwm_kb(void)
+/* A "VmHWM" or "VmRSS" line of /proc/self/status, in kB; -1 if none. */
+static long vm_kb(const char *key)
 {
 	FILE *f = fopen("/proc/self/status", "r");
+	size_t n = strlen(key);
 	char line[256];
 	long kb = -1;
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
+		if (!strncmp(line, key, n) && line[n] == ':') {
+			kb = strtol(line + n + 1, NULL, 10);
 			break;
+		}
 	fclose(f);
 	return kb;
 }
@@ -330,7 +334,7 @@ static void measure(const char *plugin, const struct bench_opts *o,
 	}
 	for (k = 0; k < o->reps; k++)
 		res->set_ms[k] = set_pass_ms();
-	res->hwm_kb = vm_hwm_kb();
+	res->hwm_kb = vm_kb("VmHWM");
 	res->ok = 1;
 }
 
@@ -460,7 +464,7 @@ static int bench_one(enum th_algo algo, const struct scale *sc,
 	malloc_trim(0);
 	printf("  setup %.1f s; controller RSS before the plugins %.1f MB\n",
 	       (double)(th_clock_mono_ns() - t0) / 1e9,
-	       (double)vm_hwm_kb() / 1024);
+	       (double)vm_kb("VmRSS") / 1024);
 	for (i = 0; i < o->n_plugins; i++) {
 		run_child(o->plugins[i], o, &s, &res[i]);
 		if (res[i].ok)
@@ -471,7 +475,7 @@ static int bench_one(enum th_algo algo, const struct scale *sc,
 	th_setup_free(&s);
 	if (o->n_plugins < 2)
 		return 0;
-	printf("  %-20s %16s %16s %8s  %-8s\n", "medians of 5",
+	printf("  medians of %-8d %16s %16s %8s  %-8s\n", o->reps,
 	       short_name(o->plugins[0]), short_name(o->plugins[1]), "ratio",
 	       "goal");
 	if (!res[0].ok) {
