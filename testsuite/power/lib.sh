@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# lib.sh - helpers for node_power's shell tests (sourced).
+#
+# Each test script prints TAP result lines without numbers ("ok - name",
+# "not ok - name") and "# ..." diagnostics; run.sh numbers them.  Waits are
+# bounded and say what timed out.  Processes a test starts are stopped by
+# pid in its cleanup trap.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+NP=${NP:-$TOP/build/bin/node_power}
+export POWER_DIR=$TOP/testsuite/power
+
+ok() { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; }
+diag() { sed 's/^/# /'; }
+
+# check NAME COMMAND...: ok if the command succeeds.
+check() {
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+# wait_for SECONDS DESCRIPTION COMMAND...: poll every 0.1 s.
+wait_for() {
+	local secs=$1 what=$2 end
+	shift 2
+	end=$(($(date +%s%N) + secs * 1000000000))
+	while [ "$(date +%s%N)" -lt "$end" ]; do
+		"$@" && return 0
+		sleep 0.1
+	done
+	echo "# TIMEOUT after ${secs}s waiting for: $what"
+	return 1
+}
+
+# has_line FILE EXTENDED_REGEX: the file has a matching line.
+has_line() { grep -Eq -- "$2" "$1"; }
+
+# count_lines FILE EXTENDED_REGEX
+count_lines() { grep -Ec -- "$2" "$1"; }
+
+# log_tail FILE: the last lines of a log, as TAP diagnostics.
+log_tail() { tail -n "${2:-15}" "$1" 2>/dev/null | diag; }
+
+# now_ms: wall clock in milliseconds.
+now_ms() { echo $(($(date +%s%N) / 1000000)); }

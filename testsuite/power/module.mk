@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# node_power's tests (docs/node_power.8):
+#   make check-power      config refusals, the capmc test double (command
+#                         lines, errors, hangs, 8 concurrent runs) and
+#                         real IPMI against ipmi_sim; ~1.5 min
+POWER_TESTS := testsuite/power/test_config.sh testsuite/power/test_capmc.sh \
+	testsuite/power/test_ipmi.sh
+
+CHECK_STAGES += power
+.PHONY: check-power
+check-power: $(BUILD)/bin/node_power
+	@NP=$(abspath $(BUILD)/bin/node_power) bash testsuite/power/run.sh \
+		$(BUILD)/check/power.tap $(POWER_TESTS)
