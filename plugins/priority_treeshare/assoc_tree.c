@@ -10,6 +10,8 @@
 
 #include "src/common/slurm_protocol_defs.h"
 
+#include "fs_cache.h"
+
 int assoc_tree_init(struct assoc_tree *at)
 {
 	struct ts_error err = TS_ERROR_INIT;
@@ -33,7 +35,7 @@ void assoc_tree_free(struct assoc_tree *at)
 	memset(at, 0, sizeof(*at));
 }
 
-/* Room for n entries in the walk queue and the per-node shares. */
+/* Room for n entries in the walk queue and the per-node arrays. */
 static int reserve(struct assoc_tree *at, size_t n)
 {
 	size_t cap = at->queue_cap ? at->queue_cap : 64;
@@ -43,11 +45,10 @@ static int reserve(struct assoc_tree *at, size_t n)
 		return 0;
 	while (cap < n)
 		cap *= 2;
-	q = realloc(at->queue, cap * sizeof(*at->queue));
-	if (q)
+	/* Each array keeps its old block until its own realloc succeeds. */
+	if ((q = realloc(at->queue, cap * sizeof(*at->queue))))
 		at->queue = q;
-	s = realloc(at->slurm_shares, cap * sizeof(*at->slurm_shares));
-	if (s)
+	if ((s = realloc(at->slurm_shares, cap * sizeof(*at->slurm_shares))))
 		at->slurm_shares = s;
 	if (!q || !s) {
 		error("%s: no memory for %zu associations", plugin_type, cap);
@@ -118,6 +119,59 @@ static long direct_parent(struct assoc_tree *at, slurmdb_assoc_rec_t *a, long p,
 	return p;
 }
 
+/* ------------------------------------------------------ id lookup table */
+
+static inline size_t id_slot(uint32_t id, size_t cap)
+{
+	return (size_t)(id * 2654435761U) & (cap - 1);
+}
+
+static int build_id_table(struct assoc_tree *at)
+{
+	size_t cap = 16, i;
+
+	while (cap < 2 * at->tree.n)
+		cap *= 2;
+	if (cap > at->id_cap) {
+		uint32_t *k = realloc(at->id_key, cap * sizeof(*k));
+		long *v;
+
+		if (k)
+			at->id_key = k;
+		v = realloc(at->id_node, cap * sizeof(*v));
+		if (v)
+			at->id_node = v;
+		if (!k || !v)
+			return -1;
+		at->id_cap = cap;
+	}
+	for (i = 0; i < at->id_cap; i++)
+		at->id_node[i] = -1;
+	for (i = 0; i < at->tree.n; i++) {
+		size_t s = id_slot(at->tree.id[i], at->id_cap);
+
+		while (at->id_node[s] >= 0)
+			s = (s + 1) & (at->id_cap - 1);
+		at->id_key[s] = at->tree.id[i];
+		at->id_node[s] = (long)i;
+	}
+	at->id_ready = 1;
+	return 0;
+}
+
+long assoc_tree_node(const struct assoc_tree *at, uint32_t id)
+{
+	size_t s;
+
+	if (!at->id_ready)
+		return -1;
+	for (s = id_slot(id, at->id_cap); at->id_node[s] >= 0;
+	     s = (s + 1) & (at->id_cap - 1))
+		if (at->id_key[s] == id)
+			return at->id_node[s];
+	return -1;
+}
+
 int assoc_tree_copy_in(struct assoc_tree *at)
 {
 	slurmdb_assoc_rec_t *root = assoc_mgr_root_assoc;
@@ -161,6 +215,11 @@ int assoc_tree_copy_in(struct assoc_tree *at)
 		error("%s: association tree: %s", plugin_type, err.msg);
 		return -1;
 	}
+	if (build_id_table(at)) {
+		error("%s: no memory to index %zu associations", plugin_type,
+		      at->tree.n);
+		return -1;
+	}
 	return 0;
 }
 
@@ -170,73 +229,44 @@ int assoc_tree_compute(struct assoc_tree *at, const struct ts_fs_config *cfg)
 
 	if (ts_fs_alloc(&at->fs, at->tree.n, &err) ||
 	    ts_fs_compute(&at->tree, cfg, &at->fs, &err)) {
-		error("%s: fair share not computed, last values kept: %s: %s "
-		      "(node %ld)",
+		/* clang-format off */
+		error("%s: fair share not computed, last values kept: %s: %s (node %ld)",
 		      plugin_type, ts_strerror(err.code), err.msg, err.index);
+		/* clang-format on */
 		return -1;
 	}
 	return 0;
-}
-
-/* ------------------------------------------------------ id lookup table */
-
-static size_t id_slot(uint32_t id, size_t cap)
-{
-	return (size_t)(id * 2654435761U) & (cap - 1);
-}
-
-static int build_id_table(struct assoc_tree *at)
-{
-	size_t cap = 16, i;
-
-	while (cap < 2 * at->tree.n)
-		cap *= 2;
-	if (cap > at->id_cap) {
-		uint32_t *k = realloc(at->id_key, cap * sizeof(*k));
-		long *v;
-
-		if (k)
-			at->id_key = k;
-		v = realloc(at->id_node, cap * sizeof(*v));
-		if (v)
-			at->id_node = v;
-		if (!k || !v)
-			return -1;
-		at->id_cap = cap;
-	}
-	for (i = 0; i < at->id_cap; i++)
-		at->id_node[i] = -1;
-	for (i = 0; i < at->tree.n; i++) {
-		size_t s = id_slot(at->tree.id[i], at->id_cap);
-
-		while (at->id_node[s] >= 0)
-			s = (s + 1) & (at->id_cap - 1);
-		at->id_key[s] = at->tree.id[i];
-		at->id_node[s] = (long)i;
-	}
-	at->id_ready = 1;
-	return 0;
-}
-
-static long find_id(struct assoc_tree *at, uint32_t id)
-{
-	size_t s;
-
-	if (!at->id_ready && build_id_table(at)) {
-		error("%s: no memory to match associations", plugin_type);
-		return -1;
-	}
-	for (s = id_slot(id, at->id_cap); at->id_node[s] >= 0;
-	     s = (s + 1) & (at->id_cap - 1))
-		if (at->id_key[s] == id)
-			return at->id_node[s];
-	return -1;
 }
 
 /* ----------------------------------------------------------- write back */
 
+/*
+ * The fair-share factor a job of user association a gets, as Slurm's
+ * _get_fairshare_priority() reads it after the write back: Fair Tree's
+ * fs_factor, else 2^(-usage_efctv/shares_norm/damp) of the association
+ * (its fs parent for Fairshare=parent).  Not known yet (*ready 0) for a
+ * classic user, whose usage Slurm computes at its first pending job.
+ */
+static void cache_job_factor(slurmdb_assoc_rec_t *a,
+			     const struct ts_fs_config *cfg)
+{
+	slurmdb_assoc_rec_t *f = a;
+
+	if (cfg->algo == TS_FS_FAIR_TREE) {
+		fs_cache_put(a->id, a->usage->fs_factor);
+		return;
+	}
+	if (a->shares_raw == SLURMDB_FS_USE_PARENT && a->usage->fs_assoc_ptr)
+		f = a->usage->fs_assoc_ptr;
+	if (!assoc_usage_is_unset(f))
+		fs_cache_put(a->id, ts_classic_factor(
+					    f->usage->usage_efctv,
+					    (long double)f->usage->shares_norm,
+					    cfg->damp));
+}
+
 static void write_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, size_t i,
-		       enum ts_fs_algo algo)
+		       const struct ts_fs_config *cfg)
 {
 	slurmdb_assoc_usage_t *u = a->usage;
 	const struct ts_fs *fs = &at->fs;
@@ -246,21 +276,24 @@ static void write_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, size_t i,
 	    u->level_shares == at->tree.level_shares[i])
 		u->shares_norm = fs->shares_norm[i];
 
-	if (algo == TS_FS_CLASSIC && a->user) {
+	if (cfg->algo == TS_FS_CLASSIC && a->user) {
 		/* Slurm computes users on demand, from live usage. */
 		u->usage_efctv = (long double)NO_VAL;
-		return;
+	} else {
+		u->usage_norm = fs->usage_norm[i];
+		u->usage_efctv = fs->usage_efctv[i];
+		if (cfg->algo == TS_FS_FAIR_TREE) {
+			u->level_fs = fs->level_fs[i];
+			if (a->user)
+				u->fs_factor = fs->fs_factor[i];
+		}
 	}
-	u->usage_norm = fs->usage_norm[i];
-	u->usage_efctv = fs->usage_efctv[i];
-	if (algo == TS_FS_FAIR_TREE) {
-		u->level_fs = fs->level_fs[i];
-		if (a->user)
-			u->fs_factor = fs->fs_factor[i];
-	}
+	if (a->user)
+		cache_job_factor(a, cfg);
 }
 
-void assoc_tree_write_back(struct assoc_tree *at, enum ts_fs_algo algo)
+void assoc_tree_write_back(struct assoc_tree *at,
+			   const struct ts_fs_config *cfg)
 {
 	slurmdb_assoc_rec_t *root = assoc_mgr_root_assoc;
 	size_t k, n = 1, pos = 0;
@@ -270,7 +303,8 @@ void assoc_tree_write_back(struct assoc_tree *at, enum ts_fs_algo algo)
 
 	if (!root || !at->tree.n)
 		return;
-	if (algo == TS_FS_FAIR_TREE)
+	(void)fs_cache_reset(at->tree.n_users, cfg->algo, cfg->damp);
+	if (cfg->algo == TS_FS_FAIR_TREE)
 		root->usage->level_fs = (long double)NO_VAL;
 	by_position = at->tree.id[0] == root->id;
 	at->queue[0] = root;
@@ -294,19 +328,20 @@ void assoc_tree_write_back(struct assoc_tree *at, enum ts_fs_algo algo)
 				i = (long)pos;
 			} else {
 				by_position = 0;
-				i = find_id(at, a->id);
+				i = assoc_tree_node(at, a->id);
 			}
 			if (i > 0 && a->usage)
-				write_node(at, a, (size_t)i, algo);
+				write_node(at, a, (size_t)i, cfg);
 			at->queue[n++] = a;
 		}
 		list_iterator_destroy(itr);
 	}
 	if (!by_position)
+		/* clang-format off */
 		log_flag(PRIO,
-			 "%s: associations changed during the cycle; matched "
-			 "by id",
+			 "%s: associations changed during the cycle; matched by id",
 			 plugin_type);
+	/* clang-format on */
 }
 
 /* -------------------------------------------------------------- on demand */

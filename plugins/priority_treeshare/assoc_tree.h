@@ -57,7 +57,7 @@ int assoc_tree_compute(struct assoc_tree *at, const struct ts_fs_config *cfg);
 
 /*
  * assoc_tree_write_back() - store the results in the records, as
- * priority/multifactor stores them for algo:
+ * priority/multifactor stores them for cfg->algo:
  *   classic          accounts' usage_norm and usage_efctv; users'
  *                    usage_efctv set to NO_VAL, computed on demand
  *                    (assoc_usage_on_demand()) from live usage as Slurm
@@ -67,9 +67,15 @@ int assoc_tree_compute(struct assoc_tree *at, const struct ts_fs_config *cfg);
  *                    association, fs_factor of users; the root's
  *                    level_fs NO_VAL;
  * and shares_norm where the record's shares and level shares are still
- * those copied.  Caller holds { .assoc = WRITE_LOCK }.
+ * those copied; then every user's job factor goes to fs_cache.h's cache
+ * (classic users' only once computed).  Caller holds
+ * { .assoc = WRITE_LOCK }.
  */
-void assoc_tree_write_back(struct assoc_tree *at, enum ts_fs_algo algo);
+void assoc_tree_write_back(struct assoc_tree *at,
+			   const struct ts_fs_config *cfg);
+
+/* assoc_tree_node() - the node of association id, or -1.  No lock. */
+long assoc_tree_node(const struct assoc_tree *at, uint32_t id);
 
 /*
  * assoc_usage_on_demand() - usage_norm and usage_efctv of one association

@@ -5,6 +5,7 @@
 #include "slurmctld_api.h"
 
 #include <float.h>
+#include <stdlib.h>
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
@@ -19,6 +20,8 @@
 
 /* Jobs between two takes of assoc_mgr's locks in a job pass. */
 #define CYCLE_CHUNK 1024
+/* How many jobs ahead a pass starts loading a job's records. */
+#define PREFETCH_AHEAD 8
 
 /*
  * cycle_mutex guards everything below it: the thread's lifecycle, the
@@ -36,6 +39,8 @@ static char *state_dir;		/* StateSaveLocation */
 
 /* The thread's own, never shared. */
 static struct assoc_tree tree;
+static job_record_t **pass_jobs; /* the job list of a pass, in order */
+static size_t pass_n, pass_cap;
 
 void cycle_usage_clock(time_t *ran, double *decay)
 {
@@ -80,12 +85,33 @@ enum job_pass {
 	PASS_PRIORITISE, /* Fair Tree, after ranking */
 };
 
+/* list_for_each_ro() callback: the job list into pass_jobs[]. */
+static int collect_job(void *x, void *arg)
+{
+	(void)arg;
+	if (pass_n == pass_cap) {
+		size_t cap = pass_cap ? 2 * pass_cap : 1024;
+		job_record_t **tmp = realloc(pass_jobs, cap * sizeof(*tmp));
+
+		if (!tmp)
+			return -1;
+		pass_jobs = tmp;
+		pass_cap = cap;
+	}
+	pass_jobs[pass_n++] = x;
+	return 0;
+}
+
 /*
  * One pass over the job list.  Caller holds the job write lock;
  * assoc_mgr's locks are taken here and retaken every CYCLE_CHUNK jobs.
  * Charging needs the usage locks; prioritising alone reads, except for
  * the rare job whose usage must be computed and stored (after an
  * algorithm switch), for which the write lock is taken alone.
+ *
+ * The list is first copied to an array (the list's own lock taken once),
+ * so that each job's records can be requested PREFETCH_AHEAD jobs before
+ * its turn: a pass is bound by memory latency, one job record at a time.
  */
 static void job_pass(enum job_pass what, const struct priority_conf *c,
 		     time_t from, time_t to, double decay)
@@ -96,35 +122,49 @@ static void job_pass(enum job_pass what, const struct priority_conf *c,
 	assoc_mgr_lock_t *locks =
 		what == PASS_PRIORITISE ? &read : &usage_locks;
 	struct ts_prio_config p = conf_prio_now(c);
-	struct fs_memo memo = { 0 };
-	unsigned jobs = 0;
-	job_record_t *job;
-	ListIterator itr;
+	struct fs_memo memo = { .may_store = what != PASS_PRIORITISE };
+	size_t i, n;
 
 	if (!job_list)
 		return;
+	pass_n = 0;
+	if (list_for_each_ro(job_list, collect_job, NULL) < 0) {
+		error("%s: no memory for a list of %zu jobs: pass skipped",
+		      plugin_type, pass_n);
+		return;
+	}
+	n = pass_n;
+
 	assoc_mgr_lock(locks);
-	itr = list_iterator_create(job_list);
-	while ((job = list_next(itr))) {
+	for (i = 0; i < n; i++) {
+		job_record_t *job = pass_jobs[i];
 		bool again = true;
+
+		if (i + 2 * PREFETCH_AHEAD < n)
+			job_prio_prefetch(pass_jobs[i + 2 * PREFETCH_AHEAD], 0);
+		if (i + PREFETCH_AHEAD < n)
+			job_prio_prefetch(pass_jobs[i + PREFETCH_AHEAD], 1);
+		if (i + PREFETCH_AHEAD / 2 < n)
+			job_prio_prefetch(pass_jobs[i + PREFETCH_AHEAD / 2], 2);
 
 		if (what != PASS_PRIORITISE)
 			again = charge_job(c, job, from, to, decay);
 		if (what == PASS_PRIORITISE && job_prio_needs_usage(c, job)) {
 			assoc_mgr_unlock(locks);
 			assoc_mgr_lock(&write);
+			memo.may_store = true;
 			job_prio_recompute(c, &p, job, to, &memo);
+			memo.may_store = false;
 			assoc_mgr_unlock(&write);
 			assoc_mgr_lock(locks);
 		} else if (what != PASS_CHARGE && again) {
 			job_prio_recompute(c, &p, job, to, &memo);
 		}
-		if (!(++jobs % CYCLE_CHUNK)) {
+		if (!((i + 1) % CYCLE_CHUNK)) {
 			assoc_mgr_unlock(locks);
 			assoc_mgr_lock(locks);
 		}
 	}
-	list_iterator_destroy(itr);
 	assoc_mgr_unlock(locks);
 }
 
@@ -157,7 +197,7 @@ static int fair_share(const struct priority_conf *c)
 	if (rc || assoc_tree_compute(&tree, &c->fs))
 		return -1;
 	assoc_mgr_lock(&write);
-	assoc_tree_write_back(&tree, c->fs.algo);
+	assoc_tree_write_back(&tree, &c->fs);
 	assoc_mgr_unlock(&write);
 	log_flag(PRIO,
 		 "%s: fair share of %zu associations (%zu users) computed",
@@ -192,10 +232,11 @@ static void run_cycle(const struct priority_conf *c, time_t start)
 
 		if (real < DBL_MIN)
 			real = DBL_MIN;
+		/* clang-format off */
 		log_flag(PRIO,
-			 "%s: decay factor over %g seconds goes from %.15f -> "
-			 "%.15f",
+			 "%s: decay factor over %g seconds goes from %.15f -> %.15f",
 			 plugin_type, delta, decay, real);
+		/* clang-format on */
 		if (c->calc_fairshare && real != 1)
 			usage_decay(real);
 
@@ -308,11 +349,9 @@ static void *decay_thread(void *arg)
 					       &wake);
 		if (stopping) {
 			slurm_mutex_unlock(&cycle_mutex);
-			conf_put(c);
 			break;
 		}
 		slurm_mutex_unlock(&cycle_mutex);
-		conf_put(c);
 		start = time(NULL);
 	}
 	return NULL;
@@ -325,10 +364,8 @@ int cycle_start(const char *dir, time_t ran, time_t reset)
 
 	if (!c)
 		return -1;
-	if (assoc_tree_init(&tree)) {
-		conf_put(c);
+	if (assoc_tree_init(&tree))
 		return -1;
-	}
 	slurm_mutex_lock(&cycle_mutex);
 	last_ran = ran;
 	last_reset = reset;
@@ -339,7 +376,6 @@ int cycle_start(const char *dir, time_t ran, time_t reset)
 	rc = pthread_create(&cycle_thread, NULL, decay_thread, NULL);
 	running = !rc;
 	slurm_mutex_unlock(&cycle_mutex);
-	conf_put(c);
 	if (rc) {
 		error("%s: cannot start the decay thread: %s", plugin_type,
 		      strerror(rc));
@@ -361,10 +397,13 @@ void cycle_stop(void)
 	slurm_mutex_unlock(&cycle_mutex);
 
 	/* Join outside the lock: the thread takes it to finish. */
-	if (join) {
+	if (join)
 		pthread_join(cycle_thread, NULL);
-		assoc_tree_free(&tree);
-	}
+	/* The thread is gone (or never was): its memory is ours now. */
+	assoc_tree_free(&tree);
+	free(pass_jobs);
+	pass_jobs = NULL;
+	pass_n = pass_cap = 0;
 	slurm_mutex_lock(&cycle_mutex);
 	xfree(state_dir);
 	slurm_mutex_unlock(&cycle_mutex);

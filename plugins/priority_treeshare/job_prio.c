@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "assoc_tree.h"
+#include "fs_cache.h"
 
 /* The association whose usage decides the job's fair share. */
 static slurmdb_assoc_rec_t *fs_assoc(job_record_t *job)
@@ -22,8 +23,13 @@ static slurmdb_assoc_rec_t *fs_assoc(job_record_t *job)
 
 bool job_prio_needs_usage(const struct priority_conf *c, job_record_t *job)
 {
+	double f;
+
 	if (!c->calc_fairshare || !c->prio.w_fs || !job->assoc_ptr ||
 	    !job->details || (job->direct_set_prio && job->priority > 0))
+		return false;
+	/* A cached factor needs no usage. */
+	if (fs_cache_get(job->assoc_id, c->fs.algo, c->fs.damp, &f))
 		return false;
 	return assoc_usage_is_unset(fs_assoc(job));
 }
@@ -31,29 +37,97 @@ bool job_prio_needs_usage(const struct priority_conf *c, job_record_t *job)
 /*
  * The job's fair-share factor: Fair Tree's rank of its own association,
  * else 2^(-usage_efctv / shares_norm / damp) of its fs association.
+ * Mostly from the cache; a classic user's first pending job computes it
+ * from the record (its usage on demand) and caches it for the others.
  */
 static double job_fs(const struct priority_conf *c, job_record_t *job,
 		     struct fs_memo *memo)
 {
-	slurmdb_assoc_rec_t *a = fs_assoc(job);
-	slurmdb_assoc_usage_t *u = a->usage;
+	slurmdb_assoc_rec_t *a;
+	slurmdb_assoc_usage_t *u;
+	double f;
 
 	if (!c->calc_fairshare)
 		return 0;
+	if (fs_cache_get(job->assoc_id, c->fs.algo, c->fs.damp, &f))
+		return f;
+
+	a = fs_assoc(job);
+	u = a->usage;
 	if (assoc_usage_is_unset(a))
 		assoc_usage_on_demand(a);
-	if (c->flags & PRIORITY_FLAGS_FAIR_TREE)
-		return job->assoc_ptr->usage->fs_factor;
-
-	if (memo->assoc != a || memo->usage_efctv != u->usage_efctv ||
-	    memo->shares_norm != u->shares_norm) {
-		memo->assoc = a;
-		memo->usage_efctv = u->usage_efctv;
-		memo->shares_norm = u->shares_norm;
-		memo->factor = ts_classic_factor(
-			u->usage_efctv, (long double)u->shares_norm, c->damp);
+	if (c->flags & PRIORITY_FLAGS_FAIR_TREE) {
+		f = job->assoc_ptr->usage->fs_factor;
+	} else {
+		if (memo->assoc != a || memo->usage_efctv != u->usage_efctv ||
+		    memo->shares_norm != u->shares_norm) {
+			memo->assoc = a;
+			memo->usage_efctv = u->usage_efctv;
+			memo->shares_norm = u->shares_norm;
+			memo->factor = ts_classic_factor(
+				u->usage_efctv, (long double)u->shares_norm,
+				c->damp);
+		}
+		f = memo->factor;
 	}
-	return memo->factor;
+	if (memo->may_store && job->assoc_ptr->user &&
+	    job->assoc_ptr->id == job->assoc_id)
+		fs_cache_put(job->assoc_id, f);
+	return f;
+}
+
+void job_prio_prefetch(job_record_t *job, int stage)
+{
+	struct job_details *d;
+	priority_factors_object_t *pf;
+
+	switch (stage) {
+	case 0:
+		__builtin_prefetch(&job->job_state);
+		__builtin_prefetch(&job->priority);
+		__builtin_prefetch(&job->direct_set_prio);
+		__builtin_prefetch(&job->details);
+		__builtin_prefetch(&job->assoc_ptr);
+		__builtin_prefetch(&job->assoc_id);
+		__builtin_prefetch(&job->qos_ptr);
+		__builtin_prefetch(&job->part_ptr);
+		__builtin_prefetch(&job->part_ptr_list);
+		__builtin_prefetch(&job->prio_factors);
+		__builtin_prefetch(&job->site_factor);
+		__builtin_prefetch(&job->start_time);
+		__builtin_prefetch(&job->end_time_exp);
+		__builtin_prefetch(&job->time_limit);
+		__builtin_prefetch(&job->total_cpus);
+		__builtin_prefetch(&job->tres_req_cnt);
+		__builtin_prefetch(&job->tres_alloc_cnt);
+		break;
+	case 1:
+		if ((d = job->details)) {
+			__builtin_prefetch(&d->accrue_time);
+			__builtin_prefetch(&d->max_cpus);
+			__builtin_prefetch(&d->min_cpus);
+			__builtin_prefetch(&d->min_nodes);
+			__builtin_prefetch(&d->nice);
+		}
+		if ((pf = job->prio_factors)) {
+			__builtin_prefetch(pf, 1);
+			__builtin_prefetch((char *)pf + sizeof(*pf) - 1, 1);
+		}
+		if (job->tres_req_cnt)
+			__builtin_prefetch(job->tres_req_cnt);
+		if (job->tres_alloc_cnt)
+			__builtin_prefetch(job->tres_alloc_cnt);
+		fs_cache_prefetch(job->assoc_id);
+		break;
+	default:
+		if ((pf = job->prio_factors)) {
+			if (pf->priority_tres)
+				__builtin_prefetch(pf->priority_tres, 1);
+			if (pf->tres_weights)
+				__builtin_prefetch(pf->tres_weights, 1);
+		}
+		break;
+	}
 }
 
 static void part_snapshot(part_record_t *part, struct ts_prio_part *out)
@@ -77,8 +151,10 @@ static void job_snapshot(const struct priority_conf *c, job_record_t *job,
 		out->has_assoc = 1;
 		if (c->prio.w_fs)
 			out->fs = job_fs(c, job, memo);
-		out->assoc_prio = job->assoc_ptr->priority;
-		out->assoc_norm = job->assoc_ptr->usage->priority_norm;
+		if (c->prio.w_assoc) {
+			out->assoc_prio = job->assoc_ptr->priority;
+			out->assoc_norm = job->assoc_ptr->usage->priority_norm;
+		}
 	}
 	if (job->qos_ptr) {
 		out->has_qos = 1;
@@ -255,14 +331,14 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 	if (job->part_ptr_list)
 		part_priorities(p, job, &f);
 
+	/* clang-format off */
 	log_flag(PRIO,
-		 "%s: %pJ priority %u = age %.2f + assoc %.2f + fairshare %.2f "
-		 "+ jobsize %.2f + partition %.2f + qos %.2f + tres %.2f + "
-		 "site %" PRId64 " - nice %" PRId64,
+		 "%s: %pJ priority %u = age %.2f + assoc %.2f + fairshare %.2f + jobsize %.2f + partition %.2f + qos %.2f + tres %.2f + site %" PRId64 " - nice %" PRId64,
 		 plugin_type, job, prio, f.age, f.assoc, f.fs, f.js, f.part,
 		 f.qos, tres_sum,
 		 (int64_t)f.site - (int64_t)TS_PRIO_NICE_OFFSET,
 		 (int64_t)f.nice - (int64_t)TS_PRIO_NICE_OFFSET);
+	/* clang-format on */
 	return prio;
 }
 

@@ -22,18 +22,24 @@
 #include "priority_conf.h"
 
 /*
- * The last association whose fair-share factor was computed: jobs of one
- * user are often next to each other in the job list, and the factor is a
- * pow().  Reset it (memset 0) whenever usage may have changed.
+ * A job's fair-share factor comes from fs_cache.h's cache, else from its
+ * association's record.  may_store: the caller holds the association
+ * write lock, so a factor computed from the record is cached.  The rest
+ * is the last association whose factor was computed from its record
+ * (the factor is a pow()).  Start each use with { .may_store = ... }.
  */
 struct fs_memo {
+	bool may_store;
 	const slurmdb_assoc_rec_t *assoc;
 	long double usage_efctv;
 	double shares_norm;
 	double factor;
 };
 
-/* job_prio_needs_usage() - the job's fair share would compute usage. */
+/*
+ * job_prio_needs_usage() - the job's fair share would compute and store
+ * its association's usage.
+ */
 bool job_prio_needs_usage(const struct priority_conf *c, job_record_t *job);
 
 /*
@@ -64,6 +70,15 @@ void job_prio_recompute(const struct priority_conf *c,
  */
 double job_prio_part_tres(const struct ts_prio_config *p, job_record_t *job,
 			  part_record_t *part, double *f);
+
+/*
+ * job_prio_prefetch() - start loading, ahead of its turn, what
+ * job_prio_recompute() will read of job: stage 0 the job record, stage 1
+ * what the record points to (run it once stage 0 has had time), stage 2
+ * one more level (the factors' TRES arrays).  Only hints: no effect on
+ * results.
+ */
+void job_prio_prefetch(job_record_t *job, int stage);
 
 /* job_prio_part_term() - the weighted partition factor of part. */
 double job_prio_part_term(const struct ts_prio_config *p, part_record_t *part);

@@ -11,10 +11,9 @@
 
 #include "priority_conf.h"
 
-/* Guards current and every conf's refs. */
+/* Guards current (whose ->older chain holds every earlier one). */
 static pthread_mutex_t conf_mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct priority_conf *current;
-static unsigned last_generation;
 
 double conf_decay_factor(uint32_t hl)
 {
@@ -82,7 +81,7 @@ static int check_params(const char *text, char *key, size_t size)
 	return -1;
 }
 
-static void conf_free(struct priority_conf *c)
+void conf_discard(struct priority_conf *c)
 {
 	if (!c)
 		return;
@@ -104,7 +103,6 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 	struct priority_conf *c = xmalloc(sizeof(*c));
 	char key[64];
 
-	c->refs = 1;
 	c->calc_fairshare = old ? old->calc_fairshare : true;
 	c->flags = slurm_conf.priority_flags;
 	c->favor_small = slurm_conf.priority_favor_small;
@@ -119,15 +117,17 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 
 	if (check_params(c->params, key, sizeof(key))) {
 		if (in_ctld) {
-			error("%s: PriorityParameters: unknown key '%s' in "
-			      "'%s': %s",
+			/* clang-format off */
+			error("%s: PriorityParameters: unknown key '%s' in '%s': %s",
 			      plugin_type, key, c->params, outcome);
-			conf_free(c);
+			/* clang-format on */
+			conf_discard(c);
 			return NULL;
 		}
-		debug("%s: PriorityParameters: unknown key '%s' ignored in "
-		      "this client",
+		/* clang-format off */
+		debug("%s: PriorityParameters: unknown key '%s' ignored in this client",
 		      plugin_type, key);
+		/* clang-format on */
 	}
 	if (!in_ctld)
 		return c;
@@ -151,7 +151,7 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 			error("%s: PriorityWeightTRES: cannot use '%s': %s",
 			      plugin_type, slurm_conf.priority_weight_tres,
 			      outcome);
-			conf_free(c);
+			conf_discard(c);
 			return NULL;
 		}
 	}
@@ -159,26 +159,22 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 	if (old && !old->calc_fairshare)
 		conf_no_fair_share(c);
 
+	/* clang-format off */
 	log_flag(PRIO,
-		 "%s: weights age %u assoc %u fairshare %u jobsize %u "
-		 "partition %u qos %u; max age %u s; flags 0x%x; dampening %u; "
-		 "half-life %u s; period %u s",
+		 "%s: weights age %u assoc %u fairshare %u jobsize %u partition %u qos %u; max age %u s; flags 0x%x; dampening %u; half-life %u s; period %u s",
 		 plugin_type, c->prio.w_age, c->prio.w_assoc, c->prio.w_fs,
 		 c->prio.w_js, c->prio.w_part, c->prio.w_qos, c->prio.max_age,
 		 c->flags, c->damp, c->decay_hl, c->calc_period);
+	/* clang-format on */
 	return c;
 }
 
 void conf_install(struct priority_conf *c)
 {
-	struct priority_conf *old;
-
 	slurm_mutex_lock(&conf_mutex);
-	c->generation = ++last_generation;
-	old = current;
+	c->generation = current ? current->generation + 1 : 1;
+	c->older = current;
 	current = c;
-	if (old && !--old->refs)
-		conf_free(old);
 	slurm_mutex_unlock(&conf_mutex);
 }
 
@@ -188,34 +184,24 @@ struct priority_conf *conf_get(void)
 
 	slurm_mutex_lock(&conf_mutex);
 	c = current;
-	if (c)
-		c->refs++;
 	slurm_mutex_unlock(&conf_mutex);
 	return c;
 }
 
-void conf_put(struct priority_conf *c)
-{
-	bool last;
-
-	if (!c)
-		return;
-	slurm_mutex_lock(&conf_mutex);
-	last = !--c->refs;
-	slurm_mutex_unlock(&conf_mutex);
-	if (last)
-		conf_free(c);
-}
-
 void conf_fini(void)
 {
-	struct priority_conf *old;
+	struct priority_conf *c;
 
 	slurm_mutex_lock(&conf_mutex);
-	old = current;
+	c = current;
 	current = NULL;
 	slurm_mutex_unlock(&conf_mutex);
-	conf_put(old);
+	while (c) {
+		struct priority_conf *older = c->older;
+
+		conf_discard(c);
+		c = older;
+	}
 }
 
 struct ts_prio_config conf_prio_now(const struct priority_conf *c)

@@ -4,12 +4,13 @@
  * priority/multifactor reads, and PriorityParameters (treeshare's own
  * keys, issue 5), read once at init and at each reconfigure.
  *
- * A struct priority_conf never changes after it is built.  Readers take a
- * reference with conf_get() and drop it with conf_put(); a reconfigure
- * builds a new one and conf_install() swaps it in, so a decay cycle, a
- * priority_p_set() and a reconfigure never see half of each other, and
- * no reader holds a lock while it computes.  A bad new configuration is
- * logged and never installed: the running one stays.
+ * A struct priority_conf never changes after it is installed, and is not
+ * freed before the plugin unloads: a reader gets the one in force with
+ * conf_get() and may use it for as long as it likes, holding nothing, so
+ * a decay cycle, a priority_p_set() and a reconfigure never see half of
+ * each other.  A reconfigure builds a new one and conf_install() makes it
+ * current; the old one (a few hundred bytes) is kept until fini.  A bad
+ * new configuration is logged and never installed: the running one stays.
  */
 #ifndef PT_PRIORITY_CONF_H
 #define PT_PRIORITY_CONF_H
@@ -21,8 +22,8 @@
 #include "src/priority.h"
 
 struct priority_conf {
-	unsigned refs;	       /* guarded by conf_mutex (priority_conf.c) */
-	unsigned generation;   /* 1 for the first, +1 per install */
+	struct priority_conf *older; /* installed before; freed at fini */
+	unsigned generation;	     /* 1 for the first, +1 per install */
 	bool calc_fairshare;   /* false without slurmdbd or associations */
 	uint16_t flags;	       /* slurm_conf.priority_flags */
 	uint16_t favor_small;  /* PriorityFavorSmall */
@@ -45,7 +46,7 @@ struct priority_conf {
  * priority_p_calc_fs_factor() needs is read and PriorityParameters errors
  * are not fatal.  outcome ends the error line: what the error costs
  * ("slurmctld cannot start", "running configuration kept").
- * RET the new conf (refs 1), or NULL after logging one error line that
+ * RET the new conf (not installed), or NULL after logging one error line that
  * names the bad key and its value.
  */
 struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
@@ -54,16 +55,19 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 /* conf_no_fair_share() - fair share off (no slurmdbd): no age, no fs. */
 void conf_no_fair_share(struct priority_conf *c);
 
-/* conf_install() - make c the configuration in force (takes c's ref). */
+/* conf_install() - make c the configuration in force; it is owned then. */
 void conf_install(struct priority_conf *c);
 
-/* conf_get() - a reference to the configuration in force, or NULL. */
+/* conf_discard() - free a conf that was built but not installed. */
+void conf_discard(struct priority_conf *c);
+
+/*
+ * conf_get() - the configuration in force, or NULL before init; valid
+ * until conf_fini().
+ */
 struct priority_conf *conf_get(void);
 
-/* conf_put() - drop a reference; c may be NULL. */
-void conf_put(struct priority_conf *c);
-
-/* conf_fini() - drop the configuration in force (at plugin fini). */
+/* conf_fini() - free every configuration ever installed (plugin fini). */
 void conf_fini(void);
 
 /*

@@ -23,6 +23,7 @@
 #include "assoc_tree.h"
 #include "cycle.h"
 #include "factors_rpc.h"
+#include "fs_cache.h"
 #include "job_prio.h"
 #include "priority_conf.h"
 #include "state_file.h"
@@ -77,16 +78,14 @@ extern int init(void)
 	}
 
 	if (!slurm_with_slurmdbd()) {
+		/* clang-format off */
 		if (c->prio.w_age)
-			error("%s: PriorityWeightAge needs SlurmDBD "
-			      "(AccountingStorageType=accounting_storage/"
-			      "slurmdbd); ignored",
+			error("%s: PriorityWeightAge needs SlurmDBD (AccountingStorageType=accounting_storage/slurmdbd); ignored",
 			      plugin_type);
 		if (c->prio.w_fs)
-			error("%s: PriorityWeightFairshare needs SlurmDBD "
-			      "(AccountingStorageType=accounting_storage/"
-			      "slurmdbd); ignored",
+			error("%s: PriorityWeightFairshare needs SlurmDBD (AccountingStorageType=accounting_storage/slurmdbd); ignored",
 			      plugin_type);
+		/* clang-format on */
 		conf_no_fair_share(c);
 		conf_install(c);
 		cycle_initial_priorities(c);
@@ -94,7 +93,7 @@ extern int init(void)
 		if (state_file_read(slurm_conf.state_save_location, &ran,
 				    &reset) &&
 		    !ignore_state_errors) {
-			conf_put(c);
+			conf_discard(c);
 			return SLURM_ERROR;
 		}
 		assoc_mgr_lock(&write);
@@ -107,11 +106,11 @@ extern int init(void)
 		}
 	} else {
 		if (c->prio.w_fs) {
-			error("%s: no association data from the database, "
-			      "which PriorityWeightFairshare needs: check the "
-			      "slurmdbd connection; %s",
+			/* clang-format off */
+			error("%s: no association data from the database, which PriorityWeightFairshare needs: check the slurmdbd connection; %s",
 			      plugin_type, outcome);
-			conf_put(c);
+			/* clang-format on */
+			conf_discard(c);
 			return SLURM_ERROR;
 		}
 		conf_no_fair_share(c);
@@ -126,6 +125,7 @@ extern int init(void)
 extern int fini(void)
 {
 	cycle_stop();
+	fs_cache_free();
 	if (site_factor_up)
 		site_factor_plugin_fini();
 	site_factor_up = false;
@@ -157,9 +157,9 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 		locks = &write;
 		assoc_mgr_lock(locks);
 	}
+	memo.may_store = locks == &write;
 	prio = job_prio_compute(c, &p, job_ptr, time(NULL), &memo);
 	assoc_mgr_unlock(locks);
-	conf_put(c);
 
 	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
 	       prio);
@@ -186,7 +186,6 @@ extern void priority_p_reconfig(bool assoc_clear)
 		}
 		conf_install(c);
 	}
-	conf_put(old);
 	if (!in_ctld)
 		return;
 
@@ -215,7 +214,6 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 	struct priority_conf *c = conf_get();
 	double damp = c ? c->damp : slurm_conf.fs_dampening_factor;
 
-	conf_put(c);
 	return ts_classic_factor(usage_efctv, shares_norm, damp);
 }
 
@@ -229,7 +227,6 @@ priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg,
 	xassert(req_msg);
 	if (c)
 		l = factors_rpc_list(c, req_msg, uid);
-	conf_put(c);
 	return l;
 }
 

@@ -98,9 +98,10 @@ int state_file_read(const char *dir, time_t *last_ran, time_t *last_reset)
 		return 0;
 	}
 	if (got != RECORD_SIZE) {
-		error("%s: cannot read %s (%s); start slurmctld with -i to "
-		      "accept losing the usage since the last cycle",
+		/* clang-format off */
+		error("%s: cannot read %s (%s); start slurmctld with -i to accept losing the usage since the last cycle",
 		      plugin_type, path, got < 0 ? strerror(errno) : "short");
+		/* clang-format on */
 		return -1;
 	}
 	*last_ran = (time_t)get_be64(rec);
@@ -132,9 +133,10 @@ int state_file_write(const char *dir, time_t last_ran, time_t last_reset)
 	int fd, rc = -1;
 
 	if (!dir || !strcmp(dir, "/dev/null")) {
-		error("%s: StateSaveLocation is %s: cannot keep the last decay "
-		      "time",
+		/* clang-format off */
+		error("%s: StateSaveLocation is %s: cannot keep the last decay time",
 		      plugin_type, dir ? dir : "unset");
+		/* clang-format on */
 		return -1;
 	}
 	put_be64(rec, (int64_t)last_ran);

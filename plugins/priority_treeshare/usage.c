@@ -133,12 +133,12 @@ static void give_back(const char *what, uint32_t rec_id, const char *name,
 			else
 				snprintf(who, sizeof(who), "%s %u", what,
 					 rec_id);
-			error("%s: job %u: %s TRES %s grp_used_tres_run_secs "
-			      "underflow: %" PRIu64 " to remove, %" PRIu64
-			      " left",
+			/* clang-format off */
+			error("%s: job %u: %s TRES %s grp_used_tres_run_secs underflow: %" PRIu64 " to remove, %" PRIu64 " left",
 			      plugin_type, job_id, who,
 			      assoc_mgr_tres_name_array[i], tres_secs[i],
 			      run_secs[i]);
+			/* clang-format on */
 			run_secs[i] = 0;
 		} else {
 			run_secs[i] -= tres_secs[i];
@@ -271,11 +271,12 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 		}
 	}
 
+	/* clang-format off */
 	log_flag(PRIO,
-		 "%s: job %u ran %g s of [%ld, %ld], billable %f: adds %f (%f "
-		 "undecayed)",
+		 "%s: job %u ran %g s of [%ld, %ld], billable %f: adds %f (%f undecayed)",
 		 plugin_type, job->job_id, run, (long)from, (long)to, billable,
 		 used_decay, used_nodecay);
+	/* clang-format on */
 
 	if (qos)
 		charge_qos(qos, wall_decay, wall_nodecay, used_decay,
