@@ -16,7 +16,7 @@
 #
 # Environment: BUILD (build), HARNESS_CASES (random cases per algorithm,
 # 200), HARNESS_BATCH (cases per TAP line, 25), HARNESS_JOBS (parallel
-# runs, 2).
+# runs, 2).  Reports stay in build/harness/run-PID until the next run.
 set -u
 tap=${1:?usage: check_parity.sh TAP_FILE}
 build=${BUILD:-build}
@@ -28,9 +28,14 @@ jobs=${HARNESS_JOBS:-2}
 treeshare_so=$build/lib/slurm/priority_treeshare.so
 ref=priority/multifactor
 new=priority/treeshare
-work=$build/harness
 algos="classic depth_oblivious fair_tree"
-rm -rf "$work"
+# One directory per run, so that runs started by several people on one
+# checkout do not delete each other's reports; those of finished runs go.
+for old in "$build"/harness/run-*; do
+	[ -d "$old" ] || continue
+	kill -0 "${old##*/run-}" 2>/dev/null || rm -rf "$old"
+done
+work=$build/harness/run-$$
 mkdir -p "$work/random" "$(dirname "$tap")"
 : >"$tap"
 n=0
@@ -274,4 +279,5 @@ else
 	fi
 fi
 
+echo "# reports and diagnostics: $work" | tee -a "$tap"
 [ "$(grep -c '^not ok' "$tap")" -eq 0 ]
