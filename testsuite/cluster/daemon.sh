@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# daemon.sh - start, watch and stop the cluster lab's daemons by pid.
+#
+# Sourced by testsuite/cluster/cluster.  Needs $DIR (the cluster directory,
+# absolute).  Every daemon runs in the foreground (-D/-F) in its own session
+# and the pid we launched is written to $DIR/run/NAME.pid at once, so the
+# pidfile names exactly the process we started, before the daemon could
+# fail.  The daemons write the same file themselves (same pid).
+#
+# A pid counts as ours only while its command line or environment names
+# "$DIR/": a stale pidfile whose pid the kernel gave to another process is
+# never signalled (cf. MUNGE's tests/sharness.d/03-munged.sh).
+
+# pid_alive PID - the process exists and is not a zombie.  PID 1 on this
+# VM reaps orphans only every ~2 s, so a killed daemon lingers as Z.
+pid_alive()
+{
+	local st
+	[ -n "${1:-}" ] && [ -r "/proc/$1/stat" ] || return 1
+	st=$(sed 's/^.*) \(.\).*$/\1/' "/proc/$1/stat" 2>/dev/null) ||
+		return 1
+	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
+}
+
+# pid_is_ours PID - alive, and its cmdline or environment mentions $DIR.
+pid_is_ours()
+{
+	local text
+	pid_alive "$1" || return 1
+	# read first: "grep -q | ..." under pipefail fails on SIGPIPE
+	text=$(tr '\0' '\n' <"/proc/$1/cmdline" 2>/dev/null
+	       tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null)
+	[[ $text == *"$DIR/"* ]]
+}
+
+# pidfile_pid NAME - the pid recorded for daemon NAME, or nothing.
+pidfile_pid()
+{
+	local f=$DIR/run/$1.pid
+	[ -s "$f" ] && tr -dc '0-9' <"$f"
+}
+
+# daemon_running NAME - NAME's recorded pid is alive and ours.
+daemon_running()
+{
+	local pid
+	pid=$(pidfile_pid "$1") && pid_is_ours "$pid"
+}
+
+# spawn NAME CMD... - start CMD (a foreground daemon) in its own session,
+# stdio to $DIR/log/NAME.stdout, record its pid.  perl clears the signal
+# mask first: a ResumeProgram forked by slurmctld inherits SIGTERM blocked,
+# and a slurmd started from there would ignore "cluster node off" (power
+# lab RECIPE caveat 2).  perl then execs CMD, so $! is the daemon's pid.
+# The environment is passed as is; callers export SLURM_CONF.
+spawn()
+{
+	local name=$1
+	shift
+	perl -MPOSIX -e 'POSIX::setsid();
+		sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die "sigprocmask: $!";
+		exec @ARGV or die "exec $ARGV[0]: $!"' -- "$@" \
+		</dev/null >>"$DIR/log/$name.stdout" 2>&1 &
+	echo $! >"$DIR/run/$name.pid"
+}
+
+# last_lines NAME [N] - the last N (default 15) lines of NAME's log files,
+# indented, for timeout and failure messages.
+last_lines()
+{
+	local f n=${2:-15}
+	for f in "$DIR/log/$1.log" "$DIR/log/$1.stdout"; do
+		[ -s "$f" ] || continue
+		echo "  --- last $n lines of $f:"
+		tail -n "$n" "$f" | sed 's/^/  | /'
+	done
+}
+
+# await NAME SECONDS WHAT CMD... - poll CMD every 0.2 s until it succeeds.
+# Fails at once if daemon NAME died, or after SECONDS, saying which daemon,
+# what we waited for, and its last log lines.
+await()
+{
+	local name=$1 secs=$2 what=$3 end
+	shift 3
+	end=$(($(date +%s%N) / 1000000 + secs * 1000))
+	while :; do
+		if "$@" >/dev/null 2>&1; then
+			return 0
+		fi
+		if ! daemon_running "$name"; then
+			echo "cluster: $name (pid $(pidfile_pid "$name")) exited" \
+			     "while waiting for $what" >&2
+			last_lines "$name" >&2
+			return 1
+		fi
+		if [ $(($(date +%s%N) / 1000000)) -ge "$end" ]; then
+			echo "cluster: timeout after ${secs}s waiting for $what" \
+			     "($name, pid $(pidfile_pid "$name"))" >&2
+			last_lines "$name" >&2
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
+# stop_daemon NAME [SECONDS] [SIGNAL] - send SIGNAL (default TERM) to
+# NAME's recorded pid if it is ours, wait up to SECONDS (default 15) for it
+# to go, then SIGKILL.  Removes the pidfile.  Logs stay.
+stop_daemon()
+{
+	local name=$1 secs=${2:-15} sig=${3:-TERM} pid i
+	pid=$(pidfile_pid "$name") || { rm -f "$DIR/run/$name.pid"; return 0; }
+	if pid_is_ours "$pid"; then
+		kill -"$sig" "$pid" 2>/dev/null
+		for ((i = 0; i < secs * 10; i++)); do
+			pid_alive "$pid" || break
+			sleep 0.1
+		done
+		if pid_alive "$pid"; then
+			echo "cluster: $name (pid $pid) ignored SIG$sig for" \
+			     "${secs}s; sending SIGKILL" >&2
+			kill -KILL "$pid" 2>/dev/null
+			for ((i = 0; i < 50; i++)); do
+				pid_alive "$pid" || break
+				sleep 0.1
+			done
+		fi
+	fi
+	rm -f "$DIR/run/$name.pid"
+}
+
+# port_listening PORT - something listens on TCP PORT.
+port_listening()
+{
+	ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
+}

@@ -1,0 +1,306 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# lib.sh - helpers for scenario tests against a running cluster lab.
+#
+#   export TS_CLUSTER_DIR=build/cluster-mine   # or leave the default
+#   . testsuite/cluster/lib.sh                  # sets SLURM_CONF, sources tap.sh
+#   ts_tree_load testsuite/trees/seed000.tree
+#   j=$(ts_submit bob -c 4 --wrap 'sleep 600')
+#   ts_wait_usage_change 75 && ts_snapshot after-usage
+#
+# Every function works on the cluster in $TS_CLUSTER_DIR (default
+# <top>/build/cluster), talks to it only through Debian's Slurm commands
+# with SLURM_CONF pointed at that cluster, and bounds every wait.
+# docs/cluster-lab.7 (LIBRARY) lists them all.
+
+TS_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TS_TOP=$(cd "$TS_LIB_DIR/../.." && pwd)
+TS_CLUSTER=$TS_LIB_DIR/cluster
+TS_CLUSTER_DIR=$(readlink -f "${TS_CLUSTER_DIR:-$TS_TOP/build/cluster}")
+export TS_CLUSTER_DIR
+export SLURM_CONF=$TS_CLUSTER_DIR/etc/slurm.conf
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+
+# shellcheck source=tap.sh
+. "$TS_LIB_DIR/tap.sh"
+
+# ts_die MSG - message on stderr, return 1 (callers: "|| return 1").
+ts_die()
+{
+	echo "lib.sh: $*" >&2
+	return 1
+}
+
+# ------------------------------------------------------------ users, tree
+
+# ts_users_create NAME... - local users (and same-name groups) for test
+# jobs.  Idempotent; safe when two clusters create the same user at once.
+ts_users_create()
+{
+	local u
+	for u in "$@"; do
+		id -u "$u" >/dev/null 2>&1 && continue
+		useradd --no-create-home --user-group --shell /bin/bash \
+			--comment "treeshare cluster lab test user" "$u" \
+			2>/dev/null || id -u "$u" >/dev/null 2>&1 ||
+			{ ts_die "useradd $u failed"; return 1; }
+	done
+}
+
+# ts_tree_lines FILE - the associations of a tree file (docs/sshare-ext.1,
+# FILES) as "KIND NAME PARENT SHARES" lines, comments and the root line
+# dropped.  Errors name the line.
+ts_tree_lines()
+{
+	awk '
+	{ sub(/#.*/, "") }
+	NF == 0 { next }
+	$1 == "root" { next }
+	($1 != "account" && $1 != "user") || NF < 4 || NF > 5 ||
+	($4 != "parent" && $4 !~ /^[0-9]+$/) {
+		printf "%s:%d: expected KIND NAME PARENT SHARES [USAGE], got: %s\n",
+		       FILENAME, FNR, $0 > "/dev/stderr"
+		bad = 1; exit 1
+	}
+	{ print $1, $2, $3, $4 }
+	END { exit bad }' "$1"
+}
+
+# ts_tree_load FILE - create the tree's accounts and users with their
+# shares (sacctmgr; SHARES "parent" = fairshare=parent), create the local
+# users, and wait until slurmctld shows every association in sshare.
+# The USAGE column is not loaded: Slurm only lets sacctmgr reset raw usage
+# to 0, so usage comes from running jobs.  Unless the file has a "user
+# root" line, the root/root association that "sacctmgr add cluster" made is
+# deleted, so the tree (NormShares, Fair Tree ranks) is exactly the file's;
+# root can then no longer submit jobs as itself (tests use --uid).
+ts_tree_load()
+{
+	local file=$1 lines kind name parent shares users=() got want
+	local drop_root=1
+	lines=$(ts_tree_lines "$file") || return 1
+	while read -r kind name parent shares; do
+		[ "$kind" = user ] && users+=("$name")
+		[ "$kind $name" = "user root" ] && drop_root=0
+	done <<<"$lines"
+	ts_users_create "${users[@]}" || return 1
+	while read -r kind name parent shares; do
+		if [ "$kind" = account ]; then
+			sacctmgr -i -Q add account "$name" parent="$parent" \
+				fairshare="$shares" description="$name" \
+				organization=treeshare >/dev/null ||
+				{ ts_die "sacctmgr add account $name failed"; return 1; }
+		else
+			sacctmgr -i -Q add user "$name" account="$parent" \
+				fairshare="$shares" >/dev/null ||
+				{ ts_die "sacctmgr add user $name account=$parent failed"; return 1; }
+		fi
+	done <<<"$lines"
+	if [ "$drop_root" = 1 ] &&
+	   [ -n "$(sacctmgr -n -P show assoc account=root user=root format=user)" ]; then
+		sacctmgr -i -Q delete user name=root account=root >/dev/null ||
+			{ ts_die "sacctmgr delete user root account=root failed"; return 1; }
+	fi
+	want=$(awk '{ print ($1 == "user" ? $3 "|" $2 : $2 "|") }' <<<"$lines" |
+	       sort)
+	wait_for 30 "slurmctld to show the associations of $file" \
+		ts_tree_visible "$want" "$drop_root" ||
+		{ ts_die "sshare -a lacks some of: $(echo $want)"; return 1; }
+}
+
+# ts_tree_visible WANT NO_ROOT - every "account|user" of WANT is a row of
+# sshare; with NO_ROOT 1, "root|root" is not.
+ts_tree_visible()
+{
+	local have
+	have=$(sshare -a -n -P -o account,user | sed 's/^ *//' | sort -u)
+	[ -z "$(comm -23 <(echo "$1") <(echo "$have"))" ] || return 1
+	[ "$2" = 1 ] || return 0
+	! grep -qx 'root|root' <<<"$have"
+}
+
+# ------------------------------------------------------------ jobs
+
+# ts_submit USER SBATCH_ARG... - submit a batch job as USER (sbatch run by
+# root with --uid/--gid); prints the job id.  Output goes to
+# $TS_CLUSTER_DIR/jobs/JOBID.out, the job runs in /tmp.
+ts_submit()
+{
+	local user=$1
+	shift
+	sbatch --parsable --uid="$user" --gid="$user" --chdir=/tmp \
+		-o "$TS_CLUSTER_DIR/jobs/%j.out" -J "ts-$user" "$@" |
+		cut -d';' -f1
+}
+
+# ts_job_state JOBID - the job's state (PENDING, RUNNING, ...).
+ts_job_state()
+{
+	squeue -h -j "$1" -o %T 2>/dev/null
+}
+
+# ts_jobs_running JOBID... - all of them are RUNNING.
+ts_jobs_running()
+{
+	local j
+	for j in "$@"; do
+		[ "$(ts_job_state "$j")" = RUNNING ] || return 1
+	done
+}
+
+# ts_no_job_running - squeue shows no running or completing job.
+ts_no_job_running()
+{
+	[ -z "$(squeue -h -t R,CG,CF -o %A)" ]
+}
+
+# ts_no_job_pending_in PARTITION - no job waits in PARTITION.
+ts_no_job_pending_in()
+{
+	[ -z "$(squeue -h -t PD -p "$1" -o %A)" ]
+}
+
+# ts_users_have_usage USER... - every USER's RawUsage in sshare is > 0.
+ts_users_have_usage()
+{
+	local u v
+	for u in "$@"; do
+		v=$(sshare -n -P -u "$u" -o user,rawusage |
+		    awk -F'|' -v u="$u" '$1 == u { print $2; exit }')
+		[ -n "$v" ] && [ "$v" -gt 0 ] || return 1
+	done
+}
+
+# ts_sprio_lists JOBID... - every JOBID is a line of sprio.
+ts_sprio_lists()
+{
+	local out j
+	out=$(sprio -h -o '%i') || return 1
+	for j in "$@"; do
+		grep -qx " *$j" <<<"$out" || return 1
+	done
+}
+
+# ts_sprio_count_at_least N - sprio lists at least N jobs.
+ts_sprio_count_at_least()
+{
+	[ "$(sprio -h -o '%i' | grep -c .)" -ge "$1" ]
+}
+
+# ------------------------------------------------------------ snapshots
+
+# ts_snapshot NAME - sshare -l -a -P, sprio -l -h and scontrol show config
+# into $TS_CLUSTER_DIR/snap/NAME.{sshare,sprio,config}.
+ts_snapshot()
+{
+	local s=$TS_CLUSTER_DIR/snap/$1
+	mkdir -p "$TS_CLUSTER_DIR/snap"
+	sshare -l -a -P >"$s.sshare" &&
+	sprio -l -h >"$s.sprio" &&
+	scontrol show config >"$s.config"
+}
+
+# ts_sshare_get FILE ACCOUNT USER FIELD - one value of an "sshare -l -a -P"
+# file; USER "" selects the account's own row; FIELD is a header name
+# (RawShares, RawUsage, FairShare, LevelFS, ...).
+ts_sshare_get()
+{
+	awk -F'|' -v a="$2" -v u="$3" -v f="$4" '
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	{ acct = $1; sub(/^ +/, "", acct) }
+	acct == a && $2 == u { print $(col[f]); found = 1; exit }
+	END { exit !found }' "$1"
+}
+
+# ts_sprio_get FILE JOBID FIELD - one value of an "sprio -l -h" file.
+# FIELD: USER PRIORITY SITE AGE ASSOC FAIRSHARE JOBSIZE PARTPRIO QOS NICE.
+ts_sprio_get()
+{
+	awk -v j="$2" -v f="$3" '
+	BEGIN { split("JOBID PARTITION USER PRIORITY SITE AGE ASSOC " \
+		      "FAIRSHARE JOBSIZE PARTPRIO QOS NICE", n, " ")
+		for (i in n) col[n[i]] = i }
+	$1 == j { print $(col[f]); found = 1; exit }
+	END { exit !found }' "$1"
+}
+
+# ts_config_get FILE KEY - a value of a "scontrol show config" file; KEY
+# in any case (scontrol prints "PriorityWeightFairShare" for the key
+# slurm.conf spells PriorityWeightFairshare).
+ts_config_get()
+{
+	awk -v k="$2" 'tolower($1) == tolower(k) {
+		sub(/^[^=]*= */, ""); print; found = 1; exit }
+		END { exit !found }' "$1"
+}
+
+# ts_duration_secs D - Slurm's "[days-]hh:mm:ss" (as scontrol show config
+# prints durations) in seconds.
+ts_duration_secs()
+{
+	awk -v d="$1" 'BEGIN {
+		days = 0
+		if (d ~ /-/) { split(d, p, "-"); days = p[1]; d = p[2] }
+		n = split(d, t, ":"); s = 0
+		for (i = 1; i <= n; i++) s = s * 60 + t[i]
+		print days * 86400 + s }'
+}
+
+# ------------------------------------------------------------ decay cycles
+
+# ts_raw_usage - every association's RawUsage, "account|user|usage" lines.
+ts_raw_usage()
+{
+	sshare -a -n -P -o account,user,rawusage | sed 's/^ *//'
+}
+
+# ts_wait_usage_change SECONDS - wait until some association's RawUsage
+# differs from now: a priority decay cycle ran and had usage to decay or
+# add.  (With all usage 0 and no job, a cycle changes nothing visible.)
+ts_wait_usage_change()
+{
+	local before
+	before=$(ts_raw_usage) || return 1
+	wait_for "$1" "a decay cycle to change RawUsage in sshare" \
+		ts_usage_differs "$before"
+}
+
+ts_usage_differs()
+{
+	local now
+	now=$(ts_raw_usage) && [ "$now" != "$1" ]
+}
+
+# ts_decay_log_times - epoch seconds of the decay cycles slurmctld logged
+# (DebugFlags=Priority; multifactor's "Decay factor over" line, or the
+# pattern in TS_DECAY_LOG_RE).
+ts_decay_log_times()
+{
+	grep -E "${TS_DECAY_LOG_RE:-Decay factor over}" \
+		"$TS_CLUSTER_DIR/log/slurmctld.log" |
+		sed -n 's/^\[\([^].]*\)\.[0-9]*\].*/\1/p' |
+		while read -r t; do date -d "$t" +%s; done
+}
+
+# ------------------------------------------------------------ processes
+
+# ts_cluster_pids - pids in the cluster's pidfiles (the processes
+# "cluster up" and "cluster node on" started).
+ts_cluster_pids()
+{
+	local f
+	for f in "$TS_CLUSTER_DIR"/run/*.pid; do
+		[ -s "$f" ] && tr -dc '0-9\n' <"$f" && echo
+	done | grep . | sort -un
+}
+
+# ts_pids_alive PID... - those of PID... still alive (zombies excluded:
+# PID 1 here reaps orphans only every few seconds).
+ts_pids_alive()
+{
+	local p st
+	for p in "$@"; do
+		[ -r "/proc/$p/stat" ] || continue
+		st=$(sed 's/^.*) \(.\).*$/\1/' "/proc/$p/stat" 2>/dev/null)
+		[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ] && echo "$p"
+	done
+}

@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tap.sh - TAP output and bounded waits for the cluster lab's shell tests.
+#
+# Source it; set TAP_FILE to append the "ok N - name" lines to a file
+# (they are printed on stdout too).  N continues the numbering already in
+# TAP_FILE, so several scripts (or one per plugin) can share one file.
+# A test's name states the behaviour it checks (STYLE.md 2.6).
+
+TAP_FILE=${TAP_FILE:-/dev/null}
+
+tap_emit()
+{
+	echo "$1"
+	[ "$TAP_FILE" = /dev/null ] || echo "$1" >>"$TAP_FILE"
+}
+
+tap_next()
+{
+	local n=0
+	[ -f "$TAP_FILE" ] && n=$(grep -cE '^(not )?ok ' "$TAP_FILE")
+	[ "$TAP_FILE" = /dev/null ] && n=${TAP_COUNT:-0}
+	TAP_COUNT=$((n + 1))
+	echo "$TAP_COUNT"
+}
+
+# ok NAME - a passing assertion.
+ok()
+{
+	tap_emit "ok $(tap_next) - $*"
+}
+
+# not_ok NAME [DIAG...] - a failing assertion; DIAG lines follow as
+# "# " comments so the failure explains itself.
+not_ok()
+{
+	local name=$1 line l
+	shift
+	tap_emit "not ok $(tap_next) - $name"
+	for line in "$@"; do
+		while IFS= read -r l; do tap_emit "#   $l"; done <<<"$line"
+	done
+	TAP_FAILED=$((${TAP_FAILED:-0} + 1))
+}
+
+# diag TEXT - a TAP comment line.
+diag()
+{
+	local l
+	while IFS= read -r l; do tap_emit "# $l"; done <<<"$*"
+}
+
+# wait_for SECONDS WHAT CMD... - poll CMD (every 0.5 s) until it exits 0.
+# On timeout prints "timeout after Ns waiting for WHAT" to stderr and
+# returns 1; WAITED holds the seconds waited either way.
+wait_for()
+{
+	local secs=$1 what=$2 t0
+	shift 2
+	t0=$(date +%s)
+	while :; do
+		if "$@" >/dev/null 2>&1; then
+			WAITED=$(($(date +%s) - t0))
+			return 0
+		fi
+		WAITED=$(($(date +%s) - t0))
+		if [ "$WAITED" -ge "$secs" ]; then
+			echo "timeout after ${secs}s waiting for $what" >&2
+			return 1
+		fi
+		sleep 0.5
+	done
+}
