@@ -5,7 +5,6 @@
 #include "slurmctld_api.h"
 
 #include <float.h>
-#include <stdlib.h>
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
@@ -20,8 +19,17 @@
 
 /* Jobs between two takes of assoc_mgr's locks in a job pass. */
 #define CYCLE_CHUNK 1024
-/* How many jobs ahead a pass starts loading a job's records. */
-#define PREFETCH_AHEAD 8
+/*
+ * A pass is bound by memory latency: every job record, its details and its
+ * factors are cache misses, and so is each node of the job list.  So a
+ * job is processed PASS_LAG jobs after the list walk reaches it, its
+ * record requested at once, what the record points to PASS_STAGE1 jobs
+ * later and one more level PASS_STAGE2 jobs later (job_prio_prefetch()).
+ */
+#define PASS_RING   32 /* power of two, > PASS_LAG */
+#define PASS_LAG    16
+#define PASS_STAGE1 8
+#define PASS_STAGE2 12
 
 /*
  * cycle_mutex guards everything below it: the thread's lifecycle, the
@@ -39,8 +47,6 @@ static char *state_dir;		/* StateSaveLocation */
 
 /* The thread's own, never shared. */
 static struct assoc_tree tree;
-static job_record_t **pass_jobs; /* the job list of a pass, in order */
-static size_t pass_n, pass_cap;
 
 void cycle_usage_clock(time_t *ran, double *decay)
 {
@@ -85,20 +91,63 @@ enum job_pass {
 	PASS_PRIORITISE, /* Fair Tree, after ranking */
 };
 
-/* list_for_each_ro() callback: the job list into pass_jobs[]. */
-static int collect_job(void *x, void *arg)
-{
-	(void)arg;
-	if (pass_n == pass_cap) {
-		size_t cap = pass_cap ? 2 * pass_cap : 1024;
-		job_record_t **tmp = realloc(pass_jobs, cap * sizeof(*tmp));
+/* One pass's state, carried through list_for_each_ro(). */
+struct pass {
+	enum job_pass what;
+	const struct priority_conf *c;
+	struct ts_prio_config p;
+	time_t from, to;
+	double decay;
+	struct fs_memo memo;
+	assoc_mgr_lock_t *locks; /* held while the pass runs */
+	job_record_t *ring[PASS_RING];
+	size_t seen; /* jobs the walk reached */
+	size_t done; /* jobs processed */
+};
 
-		if (!tmp)
-			return -1;
-		pass_jobs = tmp;
-		pass_cap = cap;
+static void pass_job(struct pass *ps, job_record_t *job)
+{
+	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK, .qos = READ_LOCK };
+	const struct priority_conf *c = ps->c;
+	bool again = true;
+
+	if (ps->what != PASS_PRIORITISE)
+		again = charge_job(c, job, ps->from, ps->to, ps->decay);
+	if (ps->what == PASS_PRIORITISE && job_prio_needs_usage(c, job)) {
+		/* Rare (algorithm switched): store it as Slurm does. */
+		assoc_mgr_unlock(ps->locks);
+		assoc_mgr_lock(&write);
+		ps->memo.may_store = true;
+		job_prio_recompute(c, &ps->p, job, ps->to, &ps->memo);
+		ps->memo.may_store = false;
+		assoc_mgr_unlock(&write);
+		assoc_mgr_lock(ps->locks);
+	} else if (ps->what != PASS_CHARGE && again) {
+		job_prio_recompute(c, &ps->p, job, ps->to, &ps->memo);
 	}
-	pass_jobs[pass_n++] = x;
+	if (!(++ps->done % CYCLE_CHUNK)) {
+		assoc_mgr_unlock(ps->locks);
+		assoc_mgr_lock(ps->locks);
+	}
+}
+
+/* list_for_each_ro() callback: request this job, process an older one. */
+static int pass_step(void *x, void *arg)
+{
+	struct pass *ps = arg;
+	size_t i = ps->seen++;
+	bool charge_only = ps->what == PASS_CHARGE;
+
+	ps->ring[i & (PASS_RING - 1)] = x;
+	job_prio_prefetch(x, charge_only ? -1 : 0);
+	if (!charge_only && i >= PASS_STAGE1)
+		job_prio_prefetch(ps->ring[(i - PASS_STAGE1) & (PASS_RING - 1)],
+				  1);
+	if (!charge_only && i >= PASS_STAGE2)
+		job_prio_prefetch(ps->ring[(i - PASS_STAGE2) & (PASS_RING - 1)],
+				  2);
+	if (i >= PASS_LAG)
+		pass_job(ps, ps->ring[(i - PASS_LAG) & (PASS_RING - 1)]);
 	return 0;
 }
 
@@ -108,64 +157,30 @@ static int collect_job(void *x, void *arg)
  * Charging needs the usage locks; prioritising alone reads, except for
  * the rare job whose usage must be computed and stored (after an
  * algorithm switch), for which the write lock is taken alone.
- *
- * The list is first copied to an array (the list's own lock taken once),
- * so that each job's records can be requested PREFETCH_AHEAD jobs before
- * its turn: a pass is bound by memory latency, one job record at a time.
  */
 static void job_pass(enum job_pass what, const struct priority_conf *c,
 		     time_t from, time_t to, double decay)
 {
 	assoc_mgr_lock_t usage_locks = USAGE_LOCKS;
 	assoc_mgr_lock_t read = { .assoc = READ_LOCK, .qos = READ_LOCK };
-	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK, .qos = READ_LOCK };
-	assoc_mgr_lock_t *locks =
-		what == PASS_PRIORITISE ? &read : &usage_locks;
-	struct ts_prio_config p = conf_prio_now(c);
-	struct fs_memo memo = { .may_store = what != PASS_PRIORITISE };
-	size_t i, n;
+	struct pass ps = {
+		.what = what,
+		.c = c,
+		.p = conf_prio_now(c),
+		.from = from,
+		.to = to,
+		.decay = decay,
+		.memo = { .may_store = what != PASS_PRIORITISE },
+		.locks = what == PASS_PRIORITISE ? &read : &usage_locks,
+	};
 
 	if (!job_list)
 		return;
-	pass_n = 0;
-	if (list_for_each_ro(job_list, collect_job, NULL) < 0) {
-		error("%s: no memory for a list of %zu jobs: pass skipped",
-		      plugin_type, pass_n);
-		return;
-	}
-	n = pass_n;
-
-	assoc_mgr_lock(locks);
-	for (i = 0; i < n; i++) {
-		job_record_t *job = pass_jobs[i];
-		bool again = true;
-
-		if (i + 2 * PREFETCH_AHEAD < n)
-			job_prio_prefetch(pass_jobs[i + 2 * PREFETCH_AHEAD], 0);
-		if (i + PREFETCH_AHEAD < n)
-			job_prio_prefetch(pass_jobs[i + PREFETCH_AHEAD], 1);
-		if (i + PREFETCH_AHEAD / 2 < n)
-			job_prio_prefetch(pass_jobs[i + PREFETCH_AHEAD / 2], 2);
-
-		if (what != PASS_PRIORITISE)
-			again = charge_job(c, job, from, to, decay);
-		if (what == PASS_PRIORITISE && job_prio_needs_usage(c, job)) {
-			assoc_mgr_unlock(locks);
-			assoc_mgr_lock(&write);
-			memo.may_store = true;
-			job_prio_recompute(c, &p, job, to, &memo);
-			memo.may_store = false;
-			assoc_mgr_unlock(&write);
-			assoc_mgr_lock(locks);
-		} else if (what != PASS_CHARGE && again) {
-			job_prio_recompute(c, &p, job, to, &memo);
-		}
-		if (!((i + 1) % CYCLE_CHUNK)) {
-			assoc_mgr_unlock(locks);
-			assoc_mgr_lock(locks);
-		}
-	}
-	assoc_mgr_unlock(locks);
+	assoc_mgr_lock(ps.locks);
+	(void)list_for_each_ro(job_list, pass_step, &ps);
+	while (ps.done < ps.seen)
+		pass_job(&ps, ps.ring[ps.done & (PASS_RING - 1)]);
+	assoc_mgr_unlock(ps.locks);
 }
 
 void cycle_initial_priorities(const struct priority_conf *c)
@@ -401,9 +416,6 @@ void cycle_stop(void)
 		pthread_join(cycle_thread, NULL);
 	/* The thread is gone (or never was): its memory is ours now. */
 	assoc_tree_free(&tree);
-	free(pass_jobs);
-	pass_jobs = NULL;
-	pass_n = pass_cap = 0;
 	slurm_mutex_lock(&cycle_mutex);
 	xfree(state_dir);
 	slurm_mutex_unlock(&cycle_mutex);

@@ -82,6 +82,10 @@ void job_prio_prefetch(job_record_t *job, int stage)
 	priority_factors_object_t *pf;
 
 	switch (stage) {
+	case -1:
+		/* A charge pass reads no more of a pending job. */
+		__builtin_prefetch(&job->job_state);
+		break;
 	case 0:
 		__builtin_prefetch(&job->job_state);
 		__builtin_prefetch(&job->priority);
@@ -94,8 +98,6 @@ void job_prio_prefetch(job_record_t *job, int stage)
 		__builtin_prefetch(&job->part_ptr_list);
 		__builtin_prefetch(&job->prio_factors);
 		__builtin_prefetch(&job->site_factor);
-		__builtin_prefetch(&job->start_time);
-		__builtin_prefetch(&job->end_time_exp);
 		__builtin_prefetch(&job->time_limit);
 		__builtin_prefetch(&job->total_cpus);
 		__builtin_prefetch(&job->tres_req_cnt);
