@@ -1,0 +1,991 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tree_file.c - the two text forms of an association tree (tree_file.h):
+ * the treeshare tree file, and saved "sshare -P" output.
+ *
+ * Both readers first turn lines into records (one per association, the
+ * root is record 0), then check and sum usage bottom-up, then append the
+ * records to the struct ts_tree in order.  Names are looked up through a
+ * small hash table, so a hostile file with many lines stays linear.
+ *
+ * Rebuilding the hierarchy from "sshare -P": sshare keeps the Account
+ * column's indentation in parsable output (one more leading blank per
+ * level; a user row shows its account one blank deeper than the
+ * account), so the depth of each row gives its parent.  When the blanks
+ * were lost (trimmed by a script), the parent is inferred:
+ *   - Slurm sorts each account's children users first, then accounts,
+ *     each by name (slurmdb_sort_hierarchical_assoc_list), and lists the
+ *     tree depth-first.  So a user row belongs to the last account row,
+ *     and an account row's parent is one of the accounts on the path to
+ *     the last account row (the "stack").
+ *   - A candidate P on the stack qualifies when
+ *       (a) B sorts after P's previous account child (the stack entry
+ *           above P), as sshare's order requires;
+ *       (b) P's usage can hold its children's usage plus B's
+ *           (RawUsage is truncated: sum of children <= parent);
+ *       (c) siblings share one RawShares/NormShares ratio (Fair Tree:
+ *           NormShares = raw / level_shares; classic: NormShares =
+ *           NormShares(parent) * raw / level_shares), B's ratio must
+ *           match the one of P's level, and B's shares must fit in the
+ *           level_shares that ratio implies.
+ *     The deepest qualifying candidate wins.  An account with zero
+ *     shares and zero usage that sorts after its uncle can fit both
+ *     places; it then goes to the deeper one (documented limit).
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree_file.h"
+
+#define NO_REC	   (-1L)
+#define HALF_ULP_6 5e-7 /* "%f" prints 6 decimals */
+
+struct rec {
+	long line;
+	unsigned char is_user;
+	unsigned char has_usage; /* usage given (tree file) */
+	const char *name;
+	const char *acct; /* sshare user row: its Account */
+	size_t indent;	  /* sshare: leading blanks of Account */
+	long parent;	  /* record index; NO_REC for the root */
+	unsigned depth;	  /* root 0 */
+	uint32_t shares;  /* raw shares or TS_SHARES_PARENT */
+	uint32_t id;
+	long double usage;
+	long double kids_usage; /* sum of direct children's usage */
+	/* sshare hierarchy inference */
+	double norm;		   /* NormShares printed; < 0 when unknown */
+	long last_account_kid;	   /* NO_REC or the latest account child */
+	double ratio_lo, ratio_hi; /* raw/NormShares of this level's kids */
+	int ratio_known;
+	uint64_t level_raw; /* raw shares of this level's kids so far */
+};
+
+/* Open-addressing map from (name, parent) to a record index. */
+struct name_map {
+	size_t cap; /* power of two */
+	size_t n;
+	long *slot; /* record index or NO_REC */
+};
+
+struct reader {
+	char *buf; /* mutable copy of the text */
+	size_t len;
+	struct rec *recs;
+	size_t n, cap;
+	struct name_map accounts; /* key (name, -2) */
+	struct name_map users;	  /* key (name, parent record) */
+	struct ts_error *err;
+};
+
+/* ---------------------------------------------------------------- */
+/* Records and names                                                */
+/* ---------------------------------------------------------------- */
+
+static uint64_t hash_key(const char *name, long parent)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 1099511628211ULL;
+	return (h ^ (uint64_t)parent) * 1099511628211ULL;
+}
+
+static long map_find(const struct reader *r, const struct name_map *m,
+		     const char *name, long parent)
+{
+	size_t i;
+
+	if (!m->cap)
+		return NO_REC;
+	i = hash_key(name, parent) & (m->cap - 1);
+	for (; m->slot[i] != NO_REC; i = (i + 1) & (m->cap - 1)) {
+		const struct rec *x = &r->recs[m->slot[i]];
+		long xp = x->is_user ? x->parent : -2;
+
+		if (xp == parent && !strcmp(x->name, name))
+			return m->slot[i];
+	}
+	return NO_REC;
+}
+
+static int map_insert(struct reader *r, struct name_map *m, long idx,
+		      long parent)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 64, k;
+		long *slot = malloc(cap * sizeof(*slot));
+		struct name_map bigger = { cap, 0, slot };
+
+		if (!slot)
+			return ts_error_set(r->err, TS_ENOMEM, -1,
+					    "cannot grow name table to %zu",
+					    cap);
+		for (k = 0; k < cap; k++)
+			slot[k] = NO_REC;
+		for (k = 0; k < m->cap; k++) {
+			long x = m->slot[k];
+			const struct rec *xr;
+
+			if (x == NO_REC)
+				continue;
+			xr = &r->recs[x];
+			i = hash_key(xr->name, xr->is_user ? xr->parent : -2) &
+			    (cap - 1);
+			while (slot[i] != NO_REC)
+				i = (i + 1) & (cap - 1);
+			slot[i] = x;
+			bigger.n++;
+		}
+		free(m->slot);
+		*m = bigger;
+	}
+	i = hash_key(r->recs[idx].name, parent) & (m->cap - 1);
+	while (m->slot[i] != NO_REC)
+		i = (i + 1) & (m->cap - 1);
+	m->slot[i] = idx;
+	m->n++;
+	return TS_OK;
+}
+
+/* Append a record; RET its index or NO_REC with r->err set. */
+static long add_rec(struct reader *r, long line, int is_user, const char *name,
+		    long parent)
+{
+	struct rec *x;
+
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 64;
+		struct rec *tmp = realloc(r->recs, cap * sizeof(*tmp));
+
+		if (!tmp) {
+			ts_error_set(r->err, TS_ENOMEM, line,
+				     "line %ld: out of memory", line);
+			return NO_REC;
+		}
+		r->recs = tmp;
+		r->cap = cap;
+	}
+	x = &r->recs[r->n];
+	memset(x, 0, sizeof(*x));
+	x->line = line;
+	x->is_user = is_user ? 1 : 0;
+	x->name = name;
+	x->parent = parent;
+	x->norm = -1;
+	x->last_account_kid = NO_REC;
+	x->ratio_hi = INFINITY;
+	x->id = (uint32_t)r->n;
+	return (long)r->n++;
+}
+
+/* ---------------------------------------------------------------- */
+/* Lines and numbers                                                */
+/* ---------------------------------------------------------------- */
+
+/* Next line of r->buf from *pos, NUL-terminated in place, '\r' dropped. */
+static char *next_line(struct reader *r, size_t *pos)
+{
+	char *line, *end;
+
+	if (*pos > r->len)
+		return NULL;
+	line = r->buf + *pos;
+	end = memchr(line, '\n', r->len - *pos);
+	if (!end)
+		end = r->buf + r->len;
+	*end = '\0';
+	*pos = (size_t)(end - r->buf) + 1;
+	if (end > line && end[-1] == '\r')
+		end[-1] = '\0';
+	return line;
+}
+
+/* Decimal digits only, value <= max. */
+static int parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (v > (max - (uint64_t)(*s - '0')) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * A non-negative decimal number: digits, an optional fraction, an
+ * optional exponent ("1200", "0.5", "1e3").  No sign, hex, inf or nan.
+ */
+static int parse_number(const char *s, long double *out)
+{
+	const char *p = s;
+	size_t digits = 0;
+	char *end;
+	long double v;
+
+	while (isdigit((unsigned char)*p))
+		p++, digits++;
+	if (*p == '.') {
+		p++;
+		while (isdigit((unsigned char)*p))
+			p++, digits++;
+	}
+	if (!digits)
+		return -1;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	if (*p)
+		return -1;
+	v = strtold(s, &end);
+	if (*end || !isfinite(v) || v < 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Relative slack for comparing usage sums computed in long double. */
+static long double usage_slack(long double v)
+{
+	return v * 1e-12L;
+}
+
+/* ---------------------------------------------------------------- */
+/* Usage sums, then the struct ts_tree                              */
+/* ---------------------------------------------------------------- */
+
+/*
+ * Tree file: fill missing usage bottom-up and check given ones.  Records
+ * are parents-first, so one backward pass sees all children first.
+ */
+static int sum_usage(struct reader *r)
+{
+	size_t i;
+
+	for (i = r->n; i-- > 0;) {
+		struct rec *x = &r->recs[i];
+
+		if (x->is_user) {
+			if (!x->has_usage)
+				x->usage = 0;
+		} else if (!x->has_usage) {
+			x->usage = x->kids_usage;
+		} else if (x->usage + usage_slack(x->kids_usage) <
+			   x->kids_usage) {
+			if (i == 0)
+				return ts_error_set(
+					r->err, TS_EINVAL, x->line,
+					"line %ld: root usage %.6Lg is less "
+					"than its children's sum %.6Lg",
+					x->line, x->usage, x->kids_usage);
+			return ts_error_set(
+				r->err, TS_EINVAL, x->line,
+				"line %ld: account \"%s\" usage %.6Lg is less "
+				"than its children's sum %.6Lg",
+				x->line, x->name, x->usage, x->kids_usage);
+		}
+		if (!isfinite(x->usage))
+			return ts_error_set(r->err, TS_ERANGE, x->line,
+					    "line %ld: usage sum overflows",
+					    x->line);
+		if (x->parent != NO_REC)
+			r->recs[x->parent].kids_usage += x->usage;
+	}
+	return TS_OK;
+}
+
+static int build_tree(struct reader *r, struct ts_tree *t)
+{
+	struct ts_error terr = TS_ERROR_INIT;
+	size_t i;
+
+	ts_tree_reset(t);
+	for (i = 0; i < r->n; i++) {
+		const struct rec *x = &r->recs[i];
+		long p = x->parent == NO_REC ? TS_NO_NODE : x->parent;
+
+		if (ts_tree_add(t, p, x->name, x->is_user, x->shares, x->usage,
+				x->id, &terr) < 0)
+			return ts_error_set(r->err, terr.code, x->line,
+					    "line %ld: %s", x->line, terr.msg);
+	}
+	if (ts_tree_finish(t, &terr))
+		return ts_error_set(r->err, terr.code, -1, "%s", terr.msg);
+	return TS_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* The tree file                                                    */
+/* ---------------------------------------------------------------- */
+
+#define MAX_TOKENS 6
+
+static size_t split_blanks(char *line, char **tok)
+{
+	size_t n = 0;
+	char *p = strchr(line, '#');
+
+	if (p)
+		*p = '\0';
+	p = line;
+	for (;;) {
+		while (*p && strchr(" \t\v\f\r", *p))
+			p++;
+		if (!*p)
+			return n;
+		if (n < MAX_TOKENS)
+			tok[n] = p;
+		n++;
+		while (*p && !strchr(" \t\v\f\r", *p))
+			p++;
+		if (*p)
+			*p++ = '\0';
+	}
+}
+
+static int parse_shares(struct reader *r, long line, const char *s,
+			uint32_t *out)
+{
+	uint64_t v;
+
+	if (!strcmp(s, "parent")) {
+		*out = TS_SHARES_PARENT;
+		return TS_OK;
+	}
+	if (parse_uint(s, TS_TREE_FILE_MAX_SHARES, &v))
+		return ts_error_set(r->err, TS_ESYNTAX, line,
+				    "line %ld: SHARES \"%s\" is not an "
+				    "integer 0..%u or parent",
+				    line, s, TS_TREE_FILE_MAX_SHARES);
+	*out = (uint32_t)v;
+	return TS_OK;
+}
+
+static int parse_usage(struct reader *r, long line, const char *s,
+		       long double *out)
+{
+	if (parse_number(s, out))
+		return ts_error_set(r->err, TS_ESYNTAX, line,
+				    "line %ld: USAGE \"%s\" is not a "
+				    "non-negative number",
+				    line, s);
+	return TS_OK;
+}
+
+static int too_deep(struct reader *r, long line)
+{
+	return ts_error_set(r->err, TS_ERANGE, line,
+			    "line %ld: deeper than %d levels", line,
+			    TS_TREE_FILE_MAX_DEPTH);
+}
+
+static int tree_line(struct reader *r, long line, char **tok, size_t n,
+		     long *root_line)
+{
+	int is_user;
+	long parent, idx, dup;
+	struct rec *x;
+
+	if (!strcmp(tok[0], "root")) {
+		if (n != 2)
+			return ts_error_set(r->err, TS_ESYNTAX, line,
+					    "line %ld: root takes one "
+					    "field, USAGE",
+					    line);
+		if (*root_line)
+			return ts_error_set(r->err, TS_EINVAL, line,
+					    "line %ld: root usage already "
+					    "given on line %ld",
+					    line, *root_line);
+		*root_line = line;
+		r->recs[0].line = line;
+		r->recs[0].has_usage = 1;
+		return parse_usage(r, line, tok[1], &r->recs[0].usage);
+	}
+	if (!strcmp(tok[0], "account"))
+		is_user = 0;
+	else if (!strcmp(tok[0], "user"))
+		is_user = 1;
+	else
+		return ts_error_set(r->err, TS_ESYNTAX, line,
+				    "line %ld: unknown kind \"%s\" (expected "
+				    "account, user or root)",
+				    line, tok[0]);
+	if (n < 4)
+		return ts_error_set(r->err, TS_ESYNTAX, line,
+				    "line %ld: %s needs NAME PARENT SHARES "
+				    "[USAGE]",
+				    line, tok[0]);
+	if (n > 5)
+		return ts_error_set(r->err, TS_ESYNTAX, line,
+				    "line %ld: unexpected \"%s\" after USAGE",
+				    line, tok[5]);
+	if (!is_user && !strcmp(tok[1], "root"))
+		return ts_error_set(r->err, TS_EINVAL, line,
+				    "line %ld: account name \"root\" is the "
+				    "implicit root",
+				    line);
+	if (!strcmp(tok[2], "root"))
+		parent = 0;
+	else if ((parent = map_find(r, &r->accounts, tok[2], -2)) == NO_REC)
+		return ts_error_set(r->err, TS_EINVAL, line,
+				    "line %ld: parent \"%s\" is not an "
+				    "account defined above",
+				    line, tok[2]);
+	dup = is_user ? map_find(r, &r->users, tok[1], parent)
+		      : map_find(r, &r->accounts, tok[1], -2);
+	if (dup != NO_REC) {
+		if (is_user)
+			return ts_error_set(r->err, TS_EINVAL, line,
+					    "line %ld: user \"%s\" under "
+					    "\"%s\" already defined on line "
+					    "%ld",
+					    line, tok[1], tok[2],
+					    r->recs[dup].line);
+		return ts_error_set(r->err, TS_EINVAL, line,
+				    "line %ld: account \"%s\" already "
+				    "defined on line %ld",
+				    line, tok[1], r->recs[dup].line);
+	}
+	if (r->recs[parent].depth >= TS_TREE_FILE_MAX_DEPTH)
+		return too_deep(r, line);
+	idx = add_rec(r, line, is_user, tok[1], parent);
+	if (idx == NO_REC)
+		return r->err->code;
+	x = &r->recs[idx];
+	x->depth = r->recs[parent].depth + 1;
+	if (parse_shares(r, line, tok[3], &x->shares))
+		return r->err->code;
+	if (n == 5) {
+		if (parse_usage(r, line, tok[4], &x->usage))
+			return r->err->code;
+		x->has_usage = 1;
+	}
+	return is_user ? map_insert(r, &r->users, idx, parent)
+		       : map_insert(r, &r->accounts, idx, -2);
+}
+
+static int read_tree_file(struct reader *r)
+{
+	size_t pos = 0;
+	long line = 0, root_line = 0;
+	char *text, *tok[MAX_TOKENS];
+
+	if (add_rec(r, 0, 0, "root", NO_REC) == NO_REC)
+		return r->err->code;
+	r->recs[0].shares = 1;
+	while ((text = next_line(r, &pos))) {
+		size_t n = split_blanks(text, tok);
+
+		line++;
+		if (n && tree_line(r, line, tok, n, &root_line))
+			return r->err->code;
+	}
+	return sum_usage(r);
+}
+
+/* ---------------------------------------------------------------- */
+/* Saved sshare -P / -p output                                      */
+/* ---------------------------------------------------------------- */
+
+enum col {
+	COL_ACCOUNT,
+	COL_USER,
+	COL_RAWSHARES,
+	COL_RAWUSAGE,
+	COL_NORMSHARES,
+	COL_FAIRSHARE,
+	COL_ID,
+	COL_COUNT
+};
+
+static const char *const col_names[COL_COUNT] = {
+	"Account",    "User",	   "RawShares", "RawUsage",
+	"NormShares", "FairShare", "ID",
+};
+
+#define MAX_FIELDS 64
+
+struct header {
+	int col[COL_COUNT]; /* field index or -1 */
+	size_t fields;	    /* fields per row, without -p's trailing '|' */
+};
+
+/*
+ * Split at '|' into f[0 .. MAX_FIELDS] (room for -p's trailing empty
+ * field); RET the field count, which may exceed what was stored.
+ */
+static size_t split_bars(char *line, char **f)
+{
+	size_t n = 0;
+
+	for (;;) {
+		char *bar = strchr(line, '|');
+
+		if (n <= MAX_FIELDS)
+			f[n] = line;
+		n++;
+		if (!bar)
+			return n;
+		*bar = '\0';
+		line = bar + 1;
+	}
+}
+
+static int read_header(struct reader *r, long line, char *text,
+		       struct header *h)
+{
+	char *f[MAX_FIELDS + 1];
+	size_t n = split_bars(text, f), i;
+	int c;
+
+	if (n > 1 && n <= MAX_FIELDS + 1 && !*f[n - 1])
+		n--; /* -p ends every line with '|' */
+	if (n > MAX_FIELDS)
+		return ts_error_set(r->err, TS_ESYNTAX, line,
+				    "line %ld: %zu header fields, at most "
+				    "%d",
+				    line, n, MAX_FIELDS);
+	for (c = 0; c < COL_COUNT; c++)
+		h->col[c] = -1;
+	for (i = 0; i < n; i++) {
+		for (c = 0; c < COL_COUNT; c++) {
+			if (strcmp(f[i], col_names[c]))
+				continue;
+			if (h->col[c] >= 0)
+				return ts_error_set(r->err, TS_ESYNTAX, line,
+						    "line %ld: column %s "
+						    "appears twice",
+						    line, col_names[c]);
+			h->col[c] = (int)i;
+		}
+	}
+	for (c = 0; c <= COL_RAWUSAGE; c++)
+		if (h->col[c] < 0)
+			return ts_error_set(r->err, TS_ESYNTAX, line,
+					    "line %ld: sshare header lacks "
+					    "the %s column (save with sshare "
+					    "-a -l -P)",
+					    line, col_names[c]);
+	h->fields = n;
+	return TS_OK;
+}
+
+static int parse_norm(struct reader *r, long line, const char *s, double *out)
+{
+	long double v;
+
+	*out = -1;
+	if (!*s)
+		return TS_OK;
+	if (parse_number(s, &v) || v > 1.0L + HALF_ULP_6)
+		return ts_error_set(r->err, TS_ESYNTAX, line,
+				    "line %ld: NormShares \"%s\" is not a "
+				    "number 0..1",
+				    line, s);
+	*out = (double)v;
+	return TS_OK;
+}
+
+/* One data row into a record; the account's parent is set later. */
+static int sshare_row(struct reader *r, long line, char **f, size_t n,
+		      const struct header *h, int *fair_tree)
+{
+	const char *acct, *user, *raw;
+	uint64_t v;
+	size_t indent;
+	long idx;
+	struct rec *x;
+
+	if (n > 1 && n == h->fields + 1 && !*f[n - 1])
+		n--;
+	if (n != h->fields)
+		return ts_error_set(r->err, TS_ESYNTAX, line,
+				    "line %ld: %zu fields, the header has "
+				    "%zu",
+				    line, n, h->fields);
+	acct = f[h->col[COL_ACCOUNT]];
+	user = f[h->col[COL_USER]];
+	indent = strspn(acct, " ");
+	acct += indent;
+	if (!*acct)
+		return ts_error_set(r->err, TS_ESYNTAX, line,
+				    "line %ld: empty Account", line);
+	if (r->n == 0 && (*user || strcmp(acct, "root") || indent))
+		return ts_error_set(r->err, TS_EINVAL, line,
+				    "line %ld: the first row must be the "
+				    "root account (save with sshare -a -l "
+				    "-P)",
+				    line);
+	if (r->n > 0 && !*user && !strcmp(acct, "root"))
+		return ts_error_set(r->err, TS_EINVAL, line,
+				    "line %ld: a second root row", line);
+	idx = add_rec(r, line, *user != '\0', *user ? user : acct, NO_REC);
+	if (idx == NO_REC)
+		return r->err->code;
+	x = &r->recs[idx];
+	x->indent = indent;
+	raw = f[h->col[COL_RAWSHARES]];
+	if (idx == 0)
+		x->shares = 1; /* sshare prints none for the root */
+	else if (!strcmp(raw, "parent"))
+		x->shares = TS_SHARES_PARENT;
+	else if (parse_uint(raw, TS_TREE_FILE_MAX_SHARES, &v))
+		return ts_error_set(r->err, TS_ESYNTAX, line,
+				    "line %ld: RawShares \"%s\" is not an "
+				    "integer 0..%u or parent",
+				    line, raw, TS_TREE_FILE_MAX_SHARES);
+	else
+		x->shares = (uint32_t)v;
+	if (parse_uint(f[h->col[COL_RAWUSAGE]], UINT64_MAX, &v))
+		return ts_error_set(r->err, TS_ESYNTAX, line,
+				    "line %ld: RawUsage \"%s\" is not an "
+				    "integer",
+				    line, f[h->col[COL_RAWUSAGE]]);
+	x->usage = (long double)v;
+	if (h->col[COL_NORMSHARES] >= 0 &&
+	    parse_norm(r, line, f[h->col[COL_NORMSHARES]], &x->norm))
+		return r->err->code;
+	if (h->col[COL_ID] >= 0) {
+		if (parse_uint(f[h->col[COL_ID]], UINT32_MAX, &v))
+			return ts_error_set(r->err, TS_ESYNTAX, line,
+					    "line %ld: ID \"%s\" is not an "
+					    "integer",
+					    line, f[h->col[COL_ID]]);
+		x->id = (uint32_t)v;
+	}
+	/* Fair Tree leaves an account's FairShare empty; classic does not. */
+	if (idx > 0 && !x->is_user && h->col[COL_FAIRSHARE] >= 0 &&
+	    *fair_tree < 0)
+		*fair_tree = *f[h->col[COL_FAIRSHARE]] ? 0 : 1;
+	if (x->is_user)
+		x->acct = acct;
+	return TS_OK;
+}
+
+/* The level a child of p joins: p, or above a Fairshare=parent p. */
+static long level_of(const struct reader *r, long p)
+{
+	while (p > 0 && r->recs[p].shares == TS_SHARES_PARENT)
+		p = r->recs[p].parent;
+	return p;
+}
+
+/* raw/NormShares interval of one row; 0 when it says nothing. */
+static int ratio_of(const struct rec *x, double *lo, double *hi)
+{
+	if (x->shares == TS_SHARES_PARENT || !x->shares || x->norm <= 0)
+		return 0;
+	*lo = x->shares / (x->norm + HALF_ULP_6) * (1 - 1e-9);
+	*hi = x->norm > HALF_ULP_6
+		      ? x->shares / (x->norm - HALF_ULP_6) * (1 + 1e-9)
+		      : INFINITY;
+	return 1;
+}
+
+/*
+ * Does row b fit as a child of p (rule (b) and (c) above)?  fair_tree is
+ * the input's mode (-1: unknown, then the level_shares bound is skipped).
+ */
+static int fits_under(const struct reader *r, long p, const struct rec *b,
+		      int fair_tree)
+{
+	const struct rec *pr = &r->recs[p], *lv = &r->recs[level_of(r, p)];
+	long double slack = 1 + usage_slack(pr->usage) * 1000;
+	double lo, hi;
+
+	if (pr->kids_usage + b->usage > pr->usage + slack)
+		return 0;
+	if (!ratio_of(b, &lo, &hi) || !lv->ratio_known)
+		return 1;
+	if (hi < lv->ratio_lo || lo > lv->ratio_hi)
+		return 0;
+	if (fair_tree >= 0) {
+		/* level_shares <= ratio_hi (Fair Tree) or * NormShares */
+		double scale = fair_tree      ? 1.0
+			       : lv->norm > 0 ? lv->norm + HALF_ULP_6
+					      : 1.0;
+		double max_level = floor(lv->ratio_hi * scale + 1e-7);
+
+		if (lv == &r->recs[0] && !fair_tree && lv->norm <= 0)
+			return 1;
+		if ((double)(lv->level_raw + b->shares) > max_level)
+			return 0;
+	}
+	return 1;
+}
+
+static void join_level(struct reader *r, long idx)
+{
+	struct rec *x = &r->recs[idx], *pr = &r->recs[x->parent];
+	struct rec *lv = &r->recs[level_of(r, x->parent)];
+	double lo, hi;
+
+	pr->kids_usage += x->usage;
+	if (x->shares != TS_SHARES_PARENT)
+		lv->level_raw += x->shares;
+	if (!ratio_of(x, &lo, &hi))
+		return;
+	if (!lv->ratio_known) {
+		lv->ratio_lo = lo;
+		lv->ratio_hi = hi;
+		lv->ratio_known = 1;
+		return;
+	}
+	if (lo > lv->ratio_lo)
+		lv->ratio_lo = lo;
+	if (hi < lv->ratio_hi)
+		lv->ratio_hi = hi;
+}
+
+/*
+ * Stack index of the parent of row x: by its indentation, or for a user
+ * row without it the last account, or for an account the deepest that
+ * fits.  RET the index, or -1 with r->err set.
+ */
+static long parent_slot(struct reader *r, const struct rec *x,
+			const long *stack, size_t depth, int indented,
+			int fair_tree)
+{
+	size_t k;
+
+	if (indented) {
+		if (x->indent >= 1 && x->indent <= depth)
+			return (long)x->indent - 1;
+		ts_error_set(r->err, TS_EINVAL, x->line,
+			     "line %ld: Account indented by %zu blanks, "
+			     "expected 1 to %zu",
+			     x->line, x->indent, depth);
+		return -1;
+	}
+	if (x->is_user)
+		return (long)depth - 1;
+	for (k = depth; k-- > 0;) {
+		long prev = r->recs[stack[k]].last_account_kid;
+
+		if (prev != NO_REC && strcmp(r->recs[prev].name, x->name) >= 0)
+			continue;
+		if (fits_under(r, stack[k], x, fair_tree))
+			return (long)k;
+	}
+	ts_error_set(r->err, TS_EINVAL, x->line,
+		     "line %ld: cannot place account \"%s\": no account "
+		     "above it has room for its shares and usage in sshare's "
+		     "order",
+		     x->line, x->name);
+	return -1;
+}
+
+/* Give every row its parent; accounts go on the stack of the path. */
+static int place_rows(struct reader *r, int fair_tree)
+{
+	long *stack = malloc(r->n * sizeof(*stack));
+	size_t depth = 1, i;
+	int indented = 0;
+
+	if (!stack)
+		return ts_error_set(r->err, TS_ENOMEM, -1, "out of memory");
+	for (i = 1; i < r->n; i++)
+		indented |= r->recs[i].indent > 0;
+	stack[0] = 0;
+	for (i = 1; i < r->n; i++) {
+		struct rec *x = &r->recs[i];
+		long k = parent_slot(r, x, stack, depth, indented, fair_tree);
+		long p, dup;
+
+		if (k < 0)
+			break;
+		if (k + 1 > TS_TREE_FILE_MAX_DEPTH) {
+			too_deep(r, x->line);
+			break;
+		}
+		p = stack[k];
+		if (x->is_user && strcmp(x->acct, r->recs[p].name)) {
+			if (indented)
+				ts_error_set(r->err, TS_EINVAL, x->line,
+					     "line %ld: user \"%s\" of account "
+					     "\"%s\" is indented under \"%s\"",
+					     x->line, x->name, x->acct,
+					     r->recs[p].name);
+			else
+				ts_error_set(r->err, TS_EINVAL, x->line,
+					     "line %ld: user \"%s\" of account "
+					     "\"%s\" does not follow that "
+					     "account's row (rows must stay "
+					     "in sshare's order)",
+					     x->line, x->name, x->acct);
+			break;
+		}
+		x->parent = p;
+		join_level(r, (long)i);
+		if (x->is_user)
+			continue;
+		dup = map_find(r, &r->accounts, x->name, -2);
+		if (dup != NO_REC) {
+			ts_error_set(r->err, TS_EINVAL, x->line,
+				     "line %ld: account \"%s\" appears twice "
+				     "(first on line %ld)",
+				     x->line, x->name, r->recs[dup].line);
+			break;
+		}
+		r->recs[p].last_account_kid = (long)i;
+		depth = (size_t)k + 1;
+		stack[depth++] = (long)i;
+		if (map_insert(r, &r->accounts, (long)i, -2))
+			break;
+	}
+	free(stack);
+	return r->err->code;
+}
+
+static int read_sshare(struct reader *r, int *fair_tree)
+{
+	size_t pos = 0, nf;
+	long line = 0;
+	char *text, *f[MAX_FIELDS + 1];
+	struct header h;
+	long header_line = 0;
+
+	*fair_tree = -1;
+	while ((text = next_line(r, &pos))) {
+		line++;
+		if (!*text)
+			continue;
+		if (!header_line) {
+			if (read_header(r, line, text, &h))
+				return r->err->code;
+			header_line = line;
+			continue;
+		}
+		nf = split_bars(text, f);
+		if (nf > MAX_FIELDS + 1)
+			return ts_error_set(r->err, TS_ESYNTAX, line,
+					    "line %ld: %zu fields, the header "
+					    "has %zu",
+					    line, nf, h.fields);
+		if (sshare_row(r, line, f, nf, &h, fair_tree))
+			return r->err->code;
+	}
+	if (!header_line)
+		return ts_error_set(r->err, TS_ESYNTAX, 1,
+				    "line 1: no sshare header");
+	if (!r->n)
+		return ts_error_set(r->err, TS_EINVAL, header_line,
+				    "line %ld: no association rows after the "
+				    "header",
+				    header_line);
+	if (map_insert(r, &r->accounts, 0, -2))
+		return r->err->code;
+	return place_rows(r, *fair_tree);
+}
+
+/* ---------------------------------------------------------------- */
+/* Entry point                                                      */
+/* ---------------------------------------------------------------- */
+
+static enum ts_tree_format detect(const char *text, size_t len)
+{
+	size_t i = 0;
+
+	/* The first line that is not blank or a comment decides. */
+	while (i < len) {
+		size_t end = i;
+		int blank = 1;
+
+		while (end < len && text[end] != '\n')
+			end++;
+		for (; i < end; i++) {
+			if (text[i] == '#')
+				break;
+			if (text[i] == '|')
+				return TS_TREE_FORMAT_SSHARE;
+			if (!strchr(" \t\v\f\r", text[i]))
+				blank = 0;
+		}
+		if (!blank)
+			return TS_TREE_FORMAT_TREE;
+		i = end + 1;
+	}
+	return TS_TREE_FORMAT_TREE;
+}
+
+int ts_tree_file_parse(const char *text, size_t len, enum ts_tree_format format,
+		       struct ts_tree *t, struct ts_tree_file_info *info,
+		       struct ts_error *err)
+{
+	struct ts_error local = TS_ERROR_INIT;
+	struct reader r;
+	const char *nul;
+	int fair_tree = -1, rc;
+
+	memset(&r, 0, sizeof(r));
+	r.err = err ? err : &local;
+	ts_tree_reset(t);
+	if (info) {
+		info->format = format;
+		info->fair_tree = -1;
+		info->lines = 0;
+	}
+	nul = len ? memchr(text, '\0', len) : NULL;
+	if (nul) {
+		long line = 1;
+		const char *p;
+
+		for (p = text; p < nul; p++)
+			line += *p == '\n';
+		return ts_error_set(r.err, TS_ESYNTAX, line,
+				    "line %ld: NUL byte in the text", line);
+	}
+	if (format == TS_TREE_FORMAT_AUTO)
+		format = detect(text, len);
+	r.buf = malloc(len + 1);
+	if (!r.buf)
+		return ts_error_set(r.err, TS_ENOMEM, -1, "out of memory");
+	if (len)
+		memcpy(r.buf, text, len);
+	r.buf[len] = '\0';
+	r.len = len;
+	if (format == TS_TREE_FORMAT_SSHARE) {
+		rc = read_sshare(&r, &fair_tree);
+	} else {
+		format = TS_TREE_FORMAT_TREE;
+		rc = read_tree_file(&r);
+	}
+	if (rc == TS_OK)
+		rc = build_tree(&r, t);
+	if (info) {
+		size_t i;
+
+		info->format = format;
+		info->fair_tree = fair_tree;
+		for (i = 0; i < len; i++)
+			info->lines += text[i] == '\n';
+		if (len && text[len - 1] != '\n')
+			info->lines++;
+	}
+	free(r.accounts.slot);
+	free(r.users.slot);
+	free(r.recs);
+	free(r.buf);
+	if (rc != TS_OK)
+		ts_tree_reset(t);
+	return rc;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cli.h - sshare-ext's command line: sshare's options with sshare's
+ * meaning, and sshare-ext's own (docs/sshare-ext.1).
+ */
+#ifndef SSHARE_EXT_CLI_H
+#define SSHARE_EXT_CLI_H
+
+#include <stddef.h>
+
+#include "columns.h"
+#include "fairshare.h"
+
+enum view {
+	VIEW_TABLE, /* sshare's table */
+	VIEW_PATH,  /* -g ENTITY, pbsfs -g */
+	VIEW_JSON,  /* --json */
+	VIEW_TREE,  /* --tree */
+};
+
+/* One --set or --usage, applied in command-line order. */
+struct what_if {
+	int is_usage; /* 0: --set NAME=SHARES, 1: --usage NAME=VALUE */
+	char *name;   /* user@account or account */
+	char *value;
+};
+
+struct cli {
+	/* sshare's */
+	int all_users; /* -a, or -u -1 */
+	char **users;  /* -u, resolved to names, no repeats */
+	size_t n_users;
+	char **accounts; /* -A, lower-cased like sshare */
+	size_t n_accounts;
+	int long_flag;	    /* -l */
+	int partitions;	    /* -m */
+	int no_header;	    /* -n, -h */
+	enum col_mode mode; /* -p, -P */
+	char *format;	    /* -o/--format, joined as sshare does */
+	int users_only;	    /* -U */
+	int verbose;	    /* -v */
+	/* sshare-ext's */
+	enum view view;
+	char *entity; /* -g */
+	char *input;  /* --input FILE */
+	int algo_set; /* --algo given */
+	enum ts_fs_algo algo;
+	int damp_set;
+	double damp; /* --damp */
+	struct what_if *what_ifs;
+	size_t n_what_ifs;
+};
+
+enum cli_result {
+	CLI_RUN,	/* go on */
+	CLI_EXIT_OK,	/* --help, -V, -e done */
+	CLI_EXIT_ERROR, /* message printed */
+};
+
+/* cli_parse() - fill c from argv; prints help/version/errors itself. */
+enum cli_result cli_parse(int argc, char **argv, struct cli *c);
+
+void cli_free(struct cli *c);
+
+/* cli_algo_name() - "classic", "depth_oblivious", "fair_tree", "pbs". */
+const char *cli_algo_name(enum ts_fs_algo algo);
+
+#endif /* SSHARE_EXT_CLI_H */

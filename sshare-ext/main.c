@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sshare-ext - sshare with extended columns, pbsfs -g's path view, a
+ * tree view, JSON, and an offline what-if mode (sshare-ext(1)).
+ *
+ * main() only wires the parts: options (cli.c), the rows and tree from
+ * the controller (shares_rpc.c) or a file (share_file.c), the columns
+ * (fields.c) and one view (views.h).  Errors are one line on stderr,
+ * "sshare-ext: error: ...", and exit status 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "fields.h"
+#include "share_file.h"
+#include "share_set.h"
+#include "shares_rpc.h"
+#include "views.h"
+
+static int fail(const char *msg)
+{
+	fprintf(stderr, "sshare-ext: error: %s\n", msg);
+	return EXIT_FAILURE;
+}
+
+static int parse_fields(const char *spec, struct field_list *list)
+{
+	char bad[256], msg[300];
+
+	if (!fields_parse(spec, list, bad, sizeof(bad)))
+		return 0;
+	snprintf(msg, sizeof(msg), "Invalid field requested: \"%s\"", bad);
+	fail(msg);
+	return -1;
+}
+
+static int run(const struct cli *c, struct share_set *s)
+{
+	struct field_list list = { .n = 0 };
+	char msg[512];
+	int need_tree, rc;
+
+	if (c->format && parse_fields(c->format, &list))
+		return EXIT_FAILURE;
+	need_tree = c->view != VIEW_TABLE ||
+		    (c->format ? fields_any_extended(&list) : c->long_flag);
+	if (c->input)
+		rc = share_file_load(s, c, msg, sizeof(msg));
+	else
+		rc = shares_rpc_load(s, c, need_tree, msg, sizeof(msg));
+	if (rc < 0)
+		return fail(msg);
+	if (rc > 0)
+		return EXIT_SUCCESS; /* the controller had nothing to say */
+
+	switch (c->view) {
+	case VIEW_PATH:
+		if (path_view(stdout, s, c->entity, msg, sizeof(msg)))
+			return fail(msg);
+		break;
+	case VIEW_JSON:
+		json_view(stdout, s);
+		break;
+	case VIEW_TREE:
+		bar_view(stdout, s);
+		break;
+	case VIEW_TABLE:
+		if (!c->format &&
+		    parse_fields(fields_default(s->fs_rule == FS_RULE_FAIR_TREE,
+						c->long_flag, c->partitions),
+				 &list))
+			return EXIT_FAILURE;
+		table_view(stdout, s, &list, c->mode, !c->no_header);
+		break;
+	}
+	return EXIT_SUCCESS;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c;
+	struct share_set s;
+	int rc;
+
+	switch (cli_parse(argc, argv, &c)) {
+	case CLI_EXIT_OK:
+		cli_free(&c);
+		return EXIT_SUCCESS;
+	case CLI_EXIT_ERROR:
+		cli_free(&c);
+		return EXIT_FAILURE;
+	case CLI_RUN:
+		break;
+	}
+	share_set_init(&s);
+	rc = run(&c, &s);
+	share_set_free(&s);
+	cli_free(&c);
+	if (fflush(stdout) || ferror(stdout))
+		rc = fail("cannot write the output");
+	return rc;
+}

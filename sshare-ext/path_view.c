@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * path_view.c - PBS's "pbsfs -g ENTITY" view (seed 000, PP-718 interface
+ * 4) on the association tree:
+ *
+ *   fairshare entity: scott
+ *   Resgroup				: 4	<- the parent's id
+ *   cresgroup				: 6	<- the entity's id
+ *   Shares					: 40
+ *   Percentage				: 24.000000%	<- fairshare_perc
+ *   fairshare_tree_usage	: 0.832973
+ *   usage					: 1000 (RawUsage)
+ *   usage/perc				: 4167
+ *   Path from root:
+ *   TREEROOT  :     0       1201 / 1.000 = 1201
+ *   group2    :     4       1001 / 0.600 = 1668
+ *   scott     :     6       1000 / 0.240 = 4167
+ *
+ * Ids are Slurm's association ids online and the file's node index
+ * offline (the root is 0).  PBS prints the usage resource ("cput"); here
+ * it is Slurm's RawUsage.  A zero percentage has no ratio: "inf" when
+ * there is usage, 0 when there is none.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "entity.h"
+#include "views.h"
+
+#define MAX_MATCHES 64
+
+static void ratio(char *buf, size_t len, long double usage, double perc)
+{
+	if (perc > 0)
+		snprintf(buf, len, "%.0Lf", usage / perc);
+	else
+		snprintf(buf, len, "%s", usage > 0 ? "inf" : "0");
+}
+
+static void path_line(FILE *f, const struct share_set *s, long i)
+{
+	const struct ts_tree *t = &s->tree;
+	const struct ts_fs *fs = &s->fs[SLOT_CLASSIC];
+	char r[64];
+
+	ratio(r, sizeof(r), t->usage[i], fs->pbs_perc[i]);
+	fprintf(f, "%-10s: %5u %10.0Lf / %.3f = %s\n",
+		i ? ts_tree_name(t, (size_t)i) : "TREEROOT", t->id[i],
+		t->usage[i], fs->pbs_perc[i], r);
+}
+
+/* Root first; a loop, not recursion: a file may nest very deep. */
+static void path(FILE *f, const struct share_set *s, long i)
+{
+	const struct ts_tree *t = &s->tree;
+	long *up = malloc((t->depth[i] + 1) * sizeof(*up)), x;
+	size_t n = 0;
+
+	if (!up)
+		return;
+	for (x = i; x >= 0; x = t->parent[x])
+		up[n++] = x;
+	while (n > 0)
+		path_line(f, s, up[--n]);
+	free(up);
+}
+
+static void entity(FILE *f, const struct share_set *s, long i)
+{
+	const struct ts_tree *t = &s->tree;
+	const struct ts_fs *fs = &s->fs[SLOT_CLASSIC];
+	char r[64];
+
+	fprintf(f, "fairshare entity: %s\n",
+		i ? ts_tree_name(t, (size_t)i) : "TREEROOT");
+	if (t->parent[i] >= 0)
+		fprintf(f, "Resgroup\t\t\t\t: %u\n", t->id[t->parent[i]]);
+	else
+		fprintf(f, "Resgroup\t\t\t\t: -1\n");
+	fprintf(f, "cresgroup\t\t\t\t: %u\n", t->id[i]);
+	if (!i)
+		fprintf(f, "Shares\t\t\t\t\t: -1\n");
+	else if (t->shares[i] == TS_SHARES_PARENT)
+		fprintf(f, "Shares\t\t\t\t\t: parent\n");
+	else
+		fprintf(f, "Shares\t\t\t\t\t: %u\n", t->shares[i]);
+	fprintf(f, "Percentage\t\t\t\t: %f%%\n", fs->pbs_perc[i] * 100.0);
+	fprintf(f, "fairshare_tree_usage\t: %f\n", fs->pbs_tree_usage[i]);
+	fprintf(f, "usage\t\t\t\t\t: %.0Lf (RawUsage)\n", t->usage[i]);
+	ratio(r, sizeof(r), t->usage[i], fs->pbs_perc[i]);
+	fprintf(f, "usage/perc\t\t\t\t: %s\n", r);
+	fprintf(f, "Path from root: \n");
+	path(f, s, i);
+}
+
+int path_view(FILE *f, const struct share_set *s, const char *name, char *msg,
+	      size_t len)
+{
+	long found[MAX_MATCHES];
+	size_t n = s->have_ext ? entity_find(&s->tree, name, found, MAX_MATCHES)
+			       : 0,
+	       k;
+
+	if (!n) {
+		snprintf(msg, len, "-g %s: no such account or user", name);
+		return -1;
+	}
+	for (k = 0; k < n; k++) {
+		if (k)
+			fputc('\n', f);
+		entity(f, s, found[k]);
+	}
+	return 0;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * shares_rpc.h - online: the controller's own answer to sshare's request
+ * (REQUEST_SHARE_INFO, assoc_mgr_get_shares()), so any priority plugin
+ * and PrivateData=usage behave exactly as for sshare.  The request is
+ * sshare's: the -u users (default: the caller; none with -a) and the -A
+ * accounts.  The FairShare rule and FairShareDampeningFactor come from
+ * the controller's configuration (slurm_load_ctl_conf()).
+ *
+ * With need_tree, a second request for every association builds the
+ * tree the extended columns, -g and --tree use (skipped when the first
+ * already asked for everything).  Under PrivateData=usage a user sees
+ * only part of the tree; rows outside it get blank extended cells.
+ */
+#ifndef SSHARE_EXT_SHARES_RPC_H
+#define SSHARE_EXT_SHARES_RPC_H
+
+#include <stddef.h>
+
+#include "cli.h"
+#include "share_set.h"
+
+/*
+ * shares_rpc_load() - RET 0; 1 when the controller answered with no
+ * list (sshare prints nothing then); -1 with msg on error.
+ */
+int shares_rpc_load(struct share_set *s, const struct cli *c, int need_tree,
+		    char *msg, size_t len);
+
+#endif /* SSHARE_EXT_SHARES_RPC_H */

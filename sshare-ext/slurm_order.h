@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * slurm_order.h - put a tree in the order Slurm 22.05 keeps associations
+ * (slurmdb_sort_hierarchical_assoc_list()): depth first from the root,
+ * each account's users before its sub-accounts, each group by name
+ * (strcmp).  sshare prints rows in that order, and the order of each
+ * account's children is Fair Tree's order for ties, so an offline tree
+ * read from a file is reordered before anything is computed on it.
+ */
+#ifndef SSHARE_EXT_SLURM_ORDER_H
+#define SSHARE_EXT_SLURM_ORDER_H
+
+#include "tree.h"
+
+/*
+ * slurm_order() - out (initialised) becomes in's nodes in Slurm's order,
+ * ids and names kept, finished.  RET TS_OK or TS_E* with *err set.
+ */
+int slurm_order(const struct ts_tree *in, struct ts_tree *out,
+		struct ts_error *err);
+
+#endif /* SSHARE_EXT_SLURM_ORDER_H */

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* what_if.c - --set and --usage on a tree (what_if.h). */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "entity.h"
+#include "tree_file.h"
+#include "what_if.h"
+
+static int fail(char *msg, size_t len, const struct what_if *w, const char *why)
+{
+	snprintf(msg, len, "%s %s=%s: %s", w->is_usage ? "--usage" : "--set",
+		 w->name, w->value, why);
+	return -1;
+}
+
+/* The one node NAME means (entity.h); TS_NO_NODE with why set if none. */
+static long resolve(const struct ts_tree *t, const char *name, const char **why)
+{
+	long found[2];
+	size_t n = entity_find(t, name, found, 2);
+
+	if (n == 1)
+		return found[0];
+	*why = n ? "user is in several accounts, use user@account"
+		 : "no such account or user";
+	return TS_NO_NODE;
+}
+
+/* A plain decimal number >= 0, as in the tree file. */
+static int parse_value(const char *s, long double *out)
+{
+	char *end;
+	const char *p;
+
+	for (p = s; *p; p++)
+		if (!isdigit((unsigned char)*p) && !strchr(".eE+-", *p))
+			return -1;
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	*out = strtold(s, &end);
+	return *end || !isfinite(*out) || *out < 0 ? -1 : 0;
+}
+
+static int set_shares(struct ts_tree *t, const struct what_if *w, char *msg,
+		      size_t len)
+{
+	const char *why = NULL;
+	long i = resolve(t, w->name, &why);
+	char *end;
+	unsigned long v;
+
+	if (i < 0)
+		return fail(msg, len, w, why);
+	if (i == 0)
+		return fail(msg, len, w, "the root has no shares to set");
+	if (!strcmp(w->value, "parent")) {
+		t->shares[i] = TS_SHARES_PARENT;
+		return 0;
+	}
+	v = strtoul(w->value, &end, 10);
+	if (!isdigit((unsigned char)w->value[0]) || *end ||
+	    v > TS_TREE_FILE_MAX_SHARES)
+		return fail(msg, len, w,
+			    "SHARES is not an integer 0..2147483646 or "
+			    "parent");
+	t->shares[i] = (uint32_t)v;
+	return 0;
+}
+
+static int set_usage(struct ts_tree *t, const struct what_if *w, char *msg,
+		     size_t len)
+{
+	const char *why = NULL;
+	long i = resolve(t, w->name, &why), p;
+	long double v, kids = 0, delta;
+	size_t k;
+
+	if (i < 0)
+		return fail(msg, len, w, why);
+	if (parse_value(w->value, &v))
+		return fail(msg, len, w, "VALUE is not a non-negative number");
+	for (k = (size_t)i + 1; k < t->n; k++)
+		if (t->parent[k] == i)
+			kids += t->usage[k];
+	if (v + kids * 1e-12L < kids) {
+		char why2[96];
+
+		snprintf(why2, sizeof(why2), "below its children's usage %.6Lg",
+			 kids);
+		return fail(msg, len, w, why2);
+	}
+	delta = v - t->usage[i];
+	t->usage[i] = v;
+	for (p = t->parent[i]; p >= 0; p = t->parent[p]) {
+		t->usage[p] += delta;
+		if (t->usage[p] < 0 || !isfinite(t->usage[p]))
+			t->usage[p] = 0;
+	}
+	return 0;
+}
+
+int what_if_apply(struct ts_tree *t, const struct what_if *w, size_t n,
+		  char *msg, size_t len)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		int rc = w[k].is_usage ? set_usage(t, &w[k], msg, len)
+				       : set_shares(t, &w[k], msg, len);
+
+		if (rc)
+			return rc;
+	}
+	if (ts_tree_finish(t, &err)) {
+		snprintf(msg, len, "%s", err.msg);
+		return -1;
+	}
+	return 0;
+}

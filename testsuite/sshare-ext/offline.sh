@@ -1,0 +1,404 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# offline.sh BUILD - stage "sshare-ext": sshare-ext's offline mode on the
+# seed 000 trees (testsuite/trees), no Slurm daemon needed.  TAP to
+# BUILD/check/sshare-ext.tap.  Expected numbers are seed 000's (PBS
+# PP-718) worked examples or hand arithmetic shown next to each test.
+set -u
+build=${1:-build}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$top/testsuite/sshare-ext
+B=$top/$build/bin/sshare-ext
+SEED=$top/testsuite/trees/seed000.tree
+PBSFS=$top/testsuite/trees/seed000-pbsfs.tree
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+TAP_FILE=$top/$build/check/sshare-ext.tap
+mkdir -p "$(dirname "$TAP_FILE")"
+rm -f "$TAP_FILE"
+# shellcheck source=../cluster/tap.sh
+. "$top/testsuite/cluster/tap.sh"
+
+# check NAME CMD... - ok if CMD succeeds, else not_ok with its output.
+check()
+{
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		ok "$name"
+	else
+		not_ok "$name" "$out"
+	fi
+}
+
+# cell FILE USER COLUMN - a cell of a "-P -o User,..." output, by header.
+cell()
+{
+	awk -F'|' -v u="$2" -v c="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == u || ($1 ~ "^ *" u "$") { print $(col[c]); exit }' "$1"
+}
+
+# expect WHAT GOT WANT
+expect()
+{
+	[ "$2" = "$3" ] && return 0
+	echo "$1: got '$2', want '$3'"
+	return 1
+}
+
+for f in "$B" "$SEED" "$PBSFS"; do
+	[ -e "$f" ] || { not_ok "fixture $f exists"; exit 1; }
+done
+
+# --- seed 000 (PP-718) worked example -------------------------------
+# Bob:  100/1200 + (200/1200 - 100/1200) * 50/100 = 0.125,
+#       2^-(0.125/0.2) = 0.648420
+# Suzy: 0 + (1000/1200 - 0) * 60/100 = 0.5, 2^-(0.5/0.36) = 0.381859
+t_pbs_columns()
+{
+	"$B" --input "$SEED" -P -o User,TreeUsage,Perc,PBSFactor \
+		>"$tmp/pbs" || return 1
+	expect "bob TreeUsage" "$(cell "$tmp/pbs" bob TreeUsage)" 0.125000 &&
+	expect "bob Perc" "$(cell "$tmp/pbs" bob Perc)" 0.200000 &&
+	expect "bob PBSFactor" "$(cell "$tmp/pbs" bob PBSFactor)" 0.648420 &&
+	expect "suzy TreeUsage" "$(cell "$tmp/pbs" suzy TreeUsage)" 0.500000 &&
+	expect "suzy Perc" "$(cell "$tmp/pbs" suzy Perc)" 0.360000 &&
+	expect "suzy PBSFactor" "$(cell "$tmp/pbs" suzy PBSFactor)" 0.381859
+}
+check "seed000: Bob 0.125 / 0.648 and Suzy 0.5 / 0.382 in TreeUsage / PBSFactor" \
+	t_pbs_columns
+
+# pbsfs -g scott, seed 000: the lines PBS prints, ids aside.
+t_path_view()
+{
+	"$B" --input "$PBSFS" -g scott >"$tmp/g" || return 1
+	local want line
+	while IFS= read -r want; do
+		grep -qxE "$want" "$tmp/g" || { echo "no line /$want/"; cat "$tmp/g"; return 1; }
+	done <<'LINES'
+fairshare entity: scott
+Shares					: 40
+Percentage				: 24\.000000%
+fairshare_tree_usage	: 0\.832973
+usage					: 1000 \(RawUsage\)
+usage/perc				: 4167
+TREEROOT  : +[0-9]+       1201 / 1\.000 = 1201
+group2    : +[0-9]+       1001 / 0\.600 = 1668
+scott     : +[0-9]+       1000 / 0\.240 = 4167
+LINES
+	line=$(grep -n '^Path from root: $' "$tmp/g" | cut -d: -f1)
+	expect "path order" "$(sed -n "$((line + 1)),\$p" "$tmp/g" | cut -c1-8 | tr -d ' ' | tr '\n' ,)" "TREEROOT,group2,scott,"
+}
+check "seed000: -g scott shows tree usage 0.832973 and the path 1201/1668/4167" \
+	t_path_view
+
+# The Account column as sshare indents it, rows in Slurm's order (users
+# by name: scott before suzy, though the file lists suzy first).
+t_indentation()
+{
+	"$B" --input "$SEED" -P -o Account,User >"$tmp/ind" || return 1
+	diff -u - "$tmp/ind" <<'ROWS'
+Account|User
+root|
+ group1|
+  group1|bob
+  group1|cathy
+ group2|
+  group2|scott
+  group2|suzy
+ROWS
+}
+check "account tree indented and ordered as sshare does" t_indentation
+
+# Fair Tree (seed 004) on seed 000: group1 LF 0.4/(200/1200) = 2.4 beats
+# group2 0.6/(1000/1200) = 0.72; bob and cathy tie (rank 4 of 4); suzy
+# (no usage, LF inf) before scott: FairShare 1, 1, 0.5, 0.25.
+t_fair_tree()
+{
+	"$B" --input "$SEED" -l -P >"$tmp/ft" || return 1
+	"$B" --input "$SEED" -P -o User,FairShare,LevelFS,Rank,FairTreeFS \
+		>"$tmp/ft2" || return 1
+	expect "bob" "$(grep '^bob|' "$tmp/ft2")" "bob|1.000000|1.000000|4|1.000000" &&
+	expect "cathy" "$(grep '^cathy|' "$tmp/ft2")" "cathy|1.000000|1.000000|4|1.000000" &&
+	expect "suzy" "$(grep '^suzy|' "$tmp/ft2")" "suzy|0.500000|inf|2|0.500000" &&
+	expect "scott" "$(grep '^scott|' "$tmp/ft2")" "scott|0.250000|0.400000|1|0.250000" &&
+	expect "group1 LevelFS" "$(grep '^ group1||' "$tmp/ft" | cut -d'|' -f9)" 2.400000 &&
+	expect "group2 FairShare blank" "$(grep '^ group2||' "$tmp/ft" | cut -d'|' -f8)" ""
+}
+check "fair tree: LevelFS 2.4 / 0.72, ranks 4 4 2 1, accounts' FairShare blank" \
+	t_fair_tree
+
+# --- what-if ----------------------------------------------------------
+# scott 40 -> 90 shares: Perc 0.6 * 90/150 = 0.36, suzy 0.6 * 60/150 =
+# 0.24; more target, same usage: scott's PBSFactor rises.  Suzy's tree
+# usage falls to 1000/1200 * 60/150 = 0.333333, in step with her Perc, so
+# her factor stays 2^-(0.333333/0.24) = 0.381859.
+t_set_shares()
+{
+	"$B" --input "$SEED" -P -o User,Perc,PBSFactor >"$tmp/b" &&
+	"$B" --input "$SEED" -P -o User,Perc,TreeUsage,PBSFactor \
+		--set scott@group2=90 >"$tmp/w" || return 1
+	expect "scott Perc" "$(cell "$tmp/w" scott Perc)" 0.360000 &&
+	expect "suzy Perc" "$(cell "$tmp/w" suzy Perc)" 0.240000 &&
+	expect "suzy TreeUsage" "$(cell "$tmp/w" suzy TreeUsage)" 0.333333 &&
+	expect "suzy PBSFactor" "$(cell "$tmp/w" suzy PBSFactor)" 0.381859 &&
+	awk -v a="$(cell "$tmp/b" scott PBSFactor)" \
+	    -v b="$(cell "$tmp/w" scott PBSFactor)" 'BEGIN { exit !(b > a) }' ||
+		{ echo "scott's PBSFactor did not rise"; return 1; }
+}
+check "--set scott@group2=90 moves Perc to 0.36/0.24, scott's PBSFactor up" \
+	t_set_shares
+
+# bob 100 -> 500: group1 600, root 1600 (ancestors follow); cathy's tree
+# usage rises with her group's: 100/1600 + (600/1600 - 100/1600) * 0.5 =
+# 0.21875; bob's factor falls.
+t_set_usage()
+{
+	"$B" --input "$SEED" -P -o Account,User,RawUsage,TreeUsage,PBSFactor \
+		--usage bob@group1=500 >"$tmp/u" || return 1
+	expect "group1 RawUsage" "$(grep '^ group1||' "$tmp/u" | cut -d'|' -f3)" 600 &&
+	expect "root RawUsage" "$(grep '^root||' "$tmp/u" | cut -d'|' -f3)" 1600 &&
+	expect "cathy TreeUsage" "$(grep '|cathy|' "$tmp/u" | cut -d'|' -f4)" 0.218750 &&
+	expect "bob PBSFactor" "$(grep '|bob|' "$tmp/u" | cut -d'|' -f5)" \
+		"$(awk 'BEGIN { printf "%.6f", 2 ^ -((500/1600 + (600/1600 - 500/1600) * 0.5) / 0.2) }')"
+}
+check "--usage bob@group1=500 raises group1 to 600, root to 1600, cathy's tree usage" \
+	t_set_usage
+
+t_usage_below_children()
+{
+	local out rc
+	out=$("$B" --input "$SEED" --usage group1=150 2>&1 >/dev/null)
+	rc=$?
+	expect "exit" "$rc" 1 &&
+	expect "message" "$out" \
+		"sshare-ext: error: --usage group1=150: below its children's usage 200"
+}
+check "--usage below an account's children's sum is refused" t_usage_below_children
+
+t_set_parent()
+{
+	"$B" --input "$SEED" -l -P --set group1=parent >"$tmp/p" || return 1
+	expect "RawShares" "$(grep '^ group1||' "$tmp/p" | cut -d'|' -f3)" parent &&
+	expect "LevelFS blank" "$(grep '^ group1||' "$tmp/p" | cut -d'|' -f9)" ""
+}
+check "--set group1=parent prints 'parent' and a blank LevelFS, as sshare" t_set_parent
+
+# --- JSON against the text view ---------------------------------------
+t_json()
+{
+	"$B" --input "$SEED" -l -P >"$tmp/text" &&
+	"$B" --input "$SEED" -l --json >"$tmp/json" || return 1
+	python3 - "$tmp/text" "$tmp/json" <<'PY'
+import json, sys
+rows = [l.rstrip("\n").split("|") for l in open(sys.argv[1])]
+head, rows = rows[0], rows[1:]
+doc = json.load(open(sys.argv[2]))
+assert doc["format"] == "sshare-ext/1", doc["format"]
+assoc = doc["associations"]
+assert len(assoc) == len(rows), (len(assoc), len(rows))
+keys = {"RawShares": "raw_shares", "NormShares": "norm_shares",
+        "RawUsage": "raw_usage", "NormUsage": "norm_usage",
+        "EffectvUsage": "effectv_usage", "FairShare": "fairshare",
+        "LevelFS": "level_fs", "TreeUsage": "tree_usage", "Perc": "perc",
+        "PBSFactor": "pbs_factor", "Rank": "rank",
+        "ClassicFS": "classic_fs", "DOFS": "dofs",
+        "FairTreeFS": "fair_tree_fs", "GrpTRESMins": "grp_tres_mins",
+        "TRESRunMins": "tres_run_mins"}
+for text, obj in zip(rows, assoc):
+    cells = dict(zip(head, text))
+    acct = cells["Account"].strip()
+    assert obj["account"] == acct, (obj["account"], acct)
+    assert (obj["user"] or "") == cells["User"], (obj["user"], cells)
+    for col, key in keys.items():
+        t, v = cells[col], obj[key]
+        if t == "":
+            assert v in (None, ""), (acct, col, t, v)
+        elif t in ("inf", "parent"):
+            assert v == t, (acct, col, t, v)
+        elif "." in t:
+            assert "%.6f" % v == t, (acct, col, t, v)
+        else:
+            assert v == int(t), (acct, col, t, v)
+print("ok", len(rows), "rows")
+PY
+}
+check "--json parses and equals the -l -P text view cell by cell" t_json
+
+# --- reading saved sshare output --------------------------------------
+t_roundtrip()
+{
+	local algo
+	for algo in fair_tree classic; do
+		"$B" --input "$SEED" --algo $algo -l -P >"$tmp/saved.$algo" &&
+		"$B" --input "$tmp/saved.$algo" -l -P >"$tmp/again.$algo" ||
+			return 1
+		diff -u "$tmp/saved.$algo" "$tmp/again.$algo" || return 1
+		# blanks stripped: the hierarchy is inferred, same result
+		sed 's/^ *//' "$tmp/saved.$algo" >"$tmp/flat.$algo"
+		"$B" --input "$tmp/flat.$algo" -l -P | diff -u "$tmp/saved.$algo" - ||
+			return 1
+	done
+}
+check "saved sshare -l -P output reads back to the same view (indented and stripped)" \
+	t_roundtrip
+
+# --- algorithms side by side ----------------------------------------
+# Classic: FairShare = 2^(-(EffectvUsage/NormShares)/damp) for every row,
+# what ClassicFS shows; damp 2 takes its square root.  The printed inputs
+# are rounded to 6 decimals, hence the tolerance.
+t_classic()
+{
+	"$B" --input "$SEED" --algo classic -P -o User,FairShare,ClassicFS,EffectvUsage,NormShares >"$tmp/c1" &&
+	"$B" --input "$SEED" --algo classic --damp 2 -P -o User,FairShare,ClassicFS >"$tmp/c2" || return 1
+	awk -F'|' 'NR > 1 && $2 != $3 { print "row " NR ": FairShare " $2 " != ClassicFS " $3; bad = 1 }
+		   NR > 1 && $5 > 0 && (2 ^ -($4 / $5) - $2)^2 > 4e-12 { print "row " NR ": " $2 " is not 2^-(" $4 "/" $5 ")"; bad = 1 }
+		   END { exit bad }' "$tmp/c1" || return 1
+	paste -d'|' "$tmp/c1" "$tmp/c2" | awk -F'|' 'NR > 1 && (sqrt($2) - $7)^2 > 4e-12 {
+		print "row " NR ": damp 2 gives " $7 ", sqrt(" $2 ") expected"; bad = 1 } END { exit bad }'
+}
+check "classic: FairShare = ClassicFS = 2^-(EffectvUsage/NormShares), damp 2 its square root" \
+	t_classic
+
+t_pbs_algo()
+{
+	"$B" --input "$SEED" --algo pbs -P -o Account,User,FairShare,PBSFactor >"$tmp/pb" || return 1
+	awk -F'|' 'NR > 1 && $3 != $4 { print; bad = 1 } END { exit bad }' "$tmp/pb"
+}
+check "--algo pbs: FairShare is the PBS factor on every row" t_pbs_algo
+
+t_fair_tree_rank()
+{
+	"$B" --input "$SEED" -P -o User,Rank,FairTreeFS >"$tmp/r" || return 1
+	awk -F'|' 'NR > 1 && $1 != "" && sprintf("%.6f", $2 / 4) != $3 { print; bad = 1 } END { exit bad }' "$tmp/r"
+}
+check "FairTreeFS = Rank / 4 users" t_fair_tree_rank
+
+# --- --tree -------------------------------------------------------------
+t_tree_view()
+{
+	"$B" --input "$SEED" --tree >"$tmp/tree" || return 1
+	awk 'length($0) > 80 { print "line " NR " is " length($0) " columns"; bad = 1 } END { exit bad }' "$tmp/tree" || return 1
+	# scott: 1000/1200 = 83.3% of a 24% target, over 2x: '>'
+	grep -qE '^    scott +\[#{15}\|#{14}>\]  83\.3% of  24\.0%$' "$tmp/tree" ||
+		{ echo "scott's bar"; cat "$tmp/tree"; return 1; }
+	grep -qE '^    suzy +\[\.{15}\|\.{15}\]   0\.0% of  36\.0%$' "$tmp/tree" ||
+		{ echo "suzy's bar"; cat "$tmp/tree"; return 1; }
+	# bob: 100/1200 = 8.3% of 20%: 0.4167 * 15 = 6 cells
+	grep -qE '^    bob +\[#{6}\.{9}\|\.{15}\]   8\.3% of  20\.0%$' "$tmp/tree"
+}
+check "--tree fits 80 columns, bars at usage/target (bob 6 cells, scott over 2x)" \
+	t_tree_view
+
+# --- filters, formats -------------------------------------------------
+t_filters()
+{
+	expect "-u bob" "$("$B" --input "$SEED" -P -n -u bob -o Account,User | tr '\n' ,)" \
+		"root|, group1|,  group1|bob, group2|," &&
+	expect "-A group2" "$("$B" --input "$SEED" -P -n -A GROUP2 -o Account,User | tr '\n' ,)" \
+		"group2|, group2|scott, group2|suzy," &&
+	expect "-U" "$("$B" --input "$SEED" -P -n -U -o Account,User | tr '\n' ,)" \
+		"group1|bob,group1|cathy,group2|scott,group2|suzy,"
+}
+check "-u, -A (any case) and -U select rows as the controller does" t_filters
+
+t_format()
+{
+	# sshare: repeated items move last, NAME%LEN sets the width (the
+	# header is cut to it too), prefixes name the first field that fits
+	expect "header" "$("$B" --input "$SEED" -o User%-6,Raw%4,user%-6 -u bob | head -1)" \
+		"RawS User   " &&
+	expect "-p" "$("$B" --input "$SEED" -p -o Perc,PBS -u bob | sed -n 4p)" \
+		"0.200000|0.648420|" &&
+	# LevelFS 0.4 in 5 columns: "%5f" is too wide, "%5.5e" is 11, so
+	# sshare prints "%*.*e" with width and precision 5 - 6 = -1: printf
+	# then left-justifies and uses the default precision.
+	expect "wide double" "$("$B" --input "$SEED" -n -o RawUsage%3,LevelFS%5 -U | sed -n 3p)" \
+		"1000 4.000000e-01 "
+}
+check "--format: repeats move last, %LEN widths, -p trailing bar, %e when too narrow" \
+	t_format
+
+# --- errors: one line on stderr, exit 1 --------------------------------
+# one_error WANT CMD... - CMD fails with status 1 and stderr = WANT.
+one_error()
+{
+	local want=$1 out rc
+	shift
+	out=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	expect "exit status of $*" "$rc" 1 && expect "stderr of $*" "$out" "$want"
+}
+
+t_errors()
+{
+	printf 'account a root 1\nuser u a 1\nuser v b 2\n' >"$tmp/bad.tree"
+	one_error 'sshare-ext: error: unknown option "--bogus" (see sshare-ext --help)' \
+		"$B" --bogus &&
+	one_error 'sshare-ext: error: unknown option "-z" (see sshare-ext --help)' \
+		"$B" -z &&
+	one_error 'sshare-ext: error: option -o needs an argument' "$B" -o &&
+	one_error 'sshare-ext: error: Invalid field requested: "nosuch"' \
+		"$B" --input "$SEED" -o User,NoSuch &&
+	one_error "sshare-ext: error: $tmp/bad.tree: line 3: parent \"b\" is not an account defined above" \
+		"$B" --input "$tmp/bad.tree" &&
+	one_error "sshare-ext: error: cannot read $tmp/none: No such file or directory" \
+		"$B" --input "$tmp/none" &&
+	one_error 'sshare-ext: error: --set nobody=3: no such account or user' \
+		"$B" --input "$SEED" --set nobody=3 &&
+	one_error 'sshare-ext: error: --algo "fast" is not classic, depth_oblivious, fair_tree or pbs' \
+		"$B" --input "$SEED" --algo fast &&
+	one_error 'sshare-ext: error: -g nobody: no such account or user' \
+		"$B" --input "$SEED" -g nobody &&
+	SLURM_CONF=$tmp/none one_error \
+		"sshare-ext: error: cannot read SLURM_CONF=$tmp/none: No such file or directory" "$B"
+}
+check "errors: one line on stderr and exit 1 (option, field, file line, name, config)" \
+	t_errors
+
+# Hostile files: exit 0 or 1, never a signal; an error is one line.
+t_hostile()
+{
+	local i f out rc
+	{
+		printf 'account a root 99999999999999999999\n'
+		printf 'user u root 1 1e4000\n'
+		printf 'Account|User|RawShares|RawUsage\n'
+		head -c 4096 /dev/urandom
+	} >"$tmp/h1"
+	printf 'Account|User|RawShares|RawUsage\nroot|||18446744073709551615\n u|x|parent|99\n' >"$tmp/h2"
+	awk 'BEGIN { print "account a1 root 1"; for (i = 2; i <= 1001; i++) print "account a" i " a" i - 1 " 1" }' >"$tmp/h3"
+	awk 'BEGIN { printf "user "; for (i = 0; i < 200000; i++) printf "x"; print " root 1" }' >"$tmp/h4"
+	printf 'root 5\n\000account a root 1\n' >"$tmp/h5"
+	awk 'BEGIN { printf "Account"; for (i = 0; i < 100; i++) printf "|User"; print "" }' >"$tmp/h6"
+	head -c 65536 /dev/urandom | tr '\000' '|' >"$tmp/h7"
+	for i in 1 2 3 4 5 6 7; do
+		f=$tmp/h$i
+		for view in "-l" "--json" "--tree" "-g x"; do
+			# shellcheck disable=SC2086
+			out=$(timeout 20 "$B" --input "$f" $view 2>&1 >/dev/null)
+			rc=$?
+			if [ "$rc" -gt 1 ]; then
+				echo "h$i $view: exit $rc"; return 1
+			fi
+			if [ "$rc" = 1 ] && { [ "$(printf '%s\n' "$out" | wc -l)" != 1 ] ||
+				[[ $out != "sshare-ext: error: "* ]]; }; then
+				echo "h$i $view: stderr '$out'"; return 1
+			fi
+		done
+	done
+}
+check "hostile input files: no crash, a one-line error" t_hostile
+
+t_help()
+{
+	"$B" --help | grep -q -- '--input=FILE' &&
+	"$B" --usage | grep -q -- '--input=FILE' &&
+	"$B" -V | grep -q '^sshare-ext' &&
+	[ "$("$B" -e | tr -s ' \n' '\n\n' | grep -c .)" = 22 ] ||
+		{ echo "help/usage/version/helpformat"; return 1; }
+}
+check "--help, --usage, -V and -e (22 fields) exit 0" t_help
+
+[ "${TAP_FAILED:-0}" = 0 ]
