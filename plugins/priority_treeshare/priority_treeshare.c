@@ -144,6 +144,8 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	uint32_t prio;
 
 	(void)last_prio;
+	/* Its record is far in memory: ask for it before the locks. */
+	job_prio_prefetch(job_ptr, 0);
 	/* The site factor first, so that the sum includes its change. */
 	site_factor_g_set(job_ptr);
 	if (!(c = conf_get()))
@@ -151,6 +153,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	p = conf_prio_now(c);
 
 	assoc_mgr_lock(locks);
+	job_prio_prefetch(job_ptr, 1);
 	if (job_prio_needs_usage(c, job_ptr)) {
 		/* Its user's usage is computed now and kept, as in Slurm. */
 		assoc_mgr_unlock(locks);
