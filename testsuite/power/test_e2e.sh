@@ -1,0 +1,245 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test_e2e.sh - Slurm power saving through node_power, end to end.
+#
+# A cluster lab (testsuite/cluster/cluster, 4 nodes, in $TS_CLUSTER_DIR)
+# whose slurm.conf names node_power-suspend/-resume/-resume-fail as
+# SuspendProgram/ResumeProgram/ResumeFailProgram with SuspendTime=5 and
+# power_save_interval=2.  node_power uses its IPMI backend: ipmitool ->
+# one ipmi_sim per node -> chassis_control.sh, which starts the node's
+# slurmd ("cluster node on", slurmd -b) or stops it (SIGTERM on soft off,
+# SIGKILL on hard off).  Checked: idle nodes are powered down with never
+# more than max_concurrent_nodes (2) in transition and show idle~; a job
+# makes slurmctld resume nodes through node_power, they register and the
+# job COMPLETES; an allocated node is refused a power off; `cycle` reads
+# slurmctld through libslurm; a BMC that hangs makes slurmctld give up at
+# ResumeTimeout and run ResumeFailProgram.  Waits are bounded (batch jobs
+# may stay CONFIGURING up to 30 s after their nodes return, Slurm 22.05).
+set -u
+. "$(dirname "$0")/lib.sh"
+
+CLUSTER=$TOP/testsuite/cluster/cluster
+D=$(readlink -f "${TS_CLUSTER_DIR:-$TOP/build/cluster-power}")
+B=$D.bmc
+export SLURM_CONF=$D/etc/slurm.conf
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+NODES="n1 n2 n3 n4"
+X=$(mktemp -d /tmp/np-e2e-XXXXXX)
+
+cleanup() {
+	local p
+	for p in $(cat "$X/stopped" 2>/dev/null); do kill -CONT "$p" 2>/dev/null; done
+	"$CLUSTER" --dir "$D" down >"$X/down.log" 2>&1
+	bash "$POWER_DIR/bmc.sh" stop "$B"
+	rm -rf "$X"
+}
+trap cleanup EXIT
+
+if [ ! -x "$CLUSTER" ]; then
+	not_ok "cluster lab tool $CLUSTER missing"
+	exit 1
+fi
+
+# What went wrong, for a failing check.
+show_logs() {
+	echo "# --- sinfo: $(sinfo -h -N -p lab -o '%N=%t' 2>&1 | tr '\n' ' ')"
+	echo "# --- node_power.log (tail)"
+	log_tail "$D/log/node_power.log" 25
+	echo "# --- slurmctld.log power lines (tail)"
+	grep -iE 'power|resume|suspend' "$D/log/slurmctld.log" 2>/dev/null | tail -15 | diag
+	echo "# --- chassis.log (tail)"
+	log_tail "$D/chassis.log" 10
+}
+
+re_escape() { sed 's/[][\.*^$()]/\\&/g' <<<"$1"; }
+states() { sinfo -h -N -p lab -o '%N=%t' | tr '\n' ' ' | sed 's/ $//'; }
+all_state() { [ "$(sinfo -h -N -p lab -o '%t' | sort -u)" = "$1" ]; }
+node_state() { sinfo -h -N -p lab -o '%N=%t' | grep -qx -- "$1=$2"; }
+job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
+job_done() { [ "$(job_state "$1")" = COMPLETED ]; }
+
+# --- bring-up --------------------------------------------------------------
+cat >"$X/extra.conf" <<END
+# node_power as Slurm's power-saving programs (docs/node_power.8)
+SuspendProgram=$TOP/build/bin/node_power-suspend
+ResumeProgram=$TOP/build/bin/node_power-resume
+ResumeFailProgram=$TOP/build/bin/node_power-resume-fail
+SuspendTime=30
+SuspendTimeout=12
+ResumeTimeout=25
+SuspendRate=0
+ResumeRate=0
+BatchStartTimeout=10
+SlurmctldParameters=power_save_interval=2,power_save_min_interval=0
+DebugFlags=Priority,Power
+END
+start=$(now_ms)
+if ! "$CLUSTER" --dir "$D" up --no-nodes --nodes 4 --conf-extra "$X/extra.conf" >"$X/up.log" 2>&1; then
+	not_ok "cluster lab up (4 nodes, node_power as Suspend/ResumeProgram)"
+	diag <"$X/up.log"
+	exit 1
+fi
+ok "cluster lab up without slurmd, node_power as power programs ($(( ($(now_ms) - start) / 1000 )) s)"
+
+rm -rf "$B"
+if ! bash "$POWER_DIR/bmc.sh" start "$B" cluster "$D" $NODES 2>"$X/bmc.err"; then
+	not_ok "4 ipmi_sim BMCs driving the cluster's slurmds"
+	diag <"$X/bmc.err"
+	exit 1
+fi
+port_of() { awk -v n="$1" '$1 == n { print $2 }' "$B/bmc.map"; }
+chassis() {
+	/usr/bin/ipmitool -I lanplus -C 3 -N 1 -R 1 -H 127.0.0.1 -p "$(port_of "$1")" \
+		-U admin -f "$B/bmc.pass" chassis power status 2>&1 |
+		sed -n 's/^Chassis Power is \(on\|off\)$/\1/p'
+}
+chassis_all() {
+	local n out=''
+	for n in $NODES; do out="$out $n=$(chassis "$n")"; done
+	echo "${out# }"
+}
+bmc=''
+for n in $NODES; do
+	bmc="$bmc${bmc:+, }\"$n\": {\"address\": \"127.0.0.1\", \"port\": $(port_of "$n"), \"user\": \"admin\", \"password_file\": \"$B/bmc.pass\"}"
+done
+# Beside SLURM_CONF: where node_power looks when slurmctld runs it.
+cat >"$D/etc/node_power.json" <<END
+{ "backend": "ipmi", "power_on_off_enable": "True",
+  "poweroff_eligible": "n[1-4]", "max_concurrent_nodes": "2",
+  "min_node_down_delay": "3", "max_wait": 9,
+  "command_timeout": 10, "command_retries": 1, "soft_off_timeout": 5,
+  "confirm_timeout": 10,
+  "log_file": "$D/log/node_power.log",
+  "state_file": "$D/state/node_power.state",
+  "bmc": { $bmc } }
+END
+chmod 644 "$D/etc/node_power.json"
+NPC=("$NP" -c "$D/etc/node_power.json")
+check "node_power check-config accepts the cluster's configuration" \
+	bash -c "'$NP' -c '$D/etc/node_power.json' check-config >/dev/null"
+
+# --- power the nodes on, as an administrator would -------------------------
+"${NPC[@]}" resume 'n[1-4]'
+rc=$?
+check "node_power resume n[1-4] powers the 4 chassis on (exit $rc)" \
+	bash -c "[ $rc = 0 ] && [ '$(chassis_all)' = 'n1=on n2=on n3=on n4=on' ]"
+if wait_for 60 "4 nodes idle" all_state idle; then
+	ok "the 4 slurmds started by their BMCs registered: $(states)"
+else
+	not_ok "4 nodes idle after power on: $(states)"
+	show_logs
+	exit 1
+fi
+
+# --- 4 nodes powered down at once, at most 2 at a time ---------------------
+# "state=power_down" makes slurmctld run SuspendProgram once for all four
+# (SuspendTime would split them by the moment each became idle).
+: >"$D/chassis.log"
+start=$(now_ms)
+scontrol update nodename='n[1-4]' state=power_down
+if wait_for 60 "all nodes idle~ (SuspendTimeout 12)" all_state 'idle~'; then
+	ok "scontrol power_down n[1-4]: slurmctld ran node_power, nodes $(states) after $(( ($(now_ms) - start) / 1000 )) s"
+else
+	not_ok "idle nodes powered down: $(states)"
+	show_logs
+fi
+check "BMCs report all 4 chassis off" [ "$(chassis_all)" = "n1=off n2=off n3=off n4=off" ]
+check "no slurmd of the cluster is left running" \
+	bash -c "for n in $NODES; do [ \"\$('$CLUSTER' --dir '$D' node status \$n)\" = off ] || exit 1; done"
+max=$(awk '$3 == "set" && $4 == "shutdown" { print $1, 1 } $3 == "off" && $4 == "done" { print $1, -1 }' "$D/chassis.log" |
+	sort -n -k1,1 -k2,2n | awk '{ c += $2; if (c > m) m = c } END { print m + 0 }')
+check "chassis timeline of the power down: at most max_concurrent_nodes 2 shutting down at once (max $max)" \
+	test "$max" -ge 1 -a "$max" -le 2
+check "slurmctld's SuspendProgram call is logged by node_power: suspend n[1-4]" \
+	has_line "$D/log/node_power.log" ";node_power_off;request: suspend n\[1-4\] \(4 nodes\)$"
+check "two of the four waited for a slot (max_concurrent_nodes 2)" \
+	[ "$(count_lines "$D/log/node_power.log" ';node_power_off;n[1-4]: waiting, max_concurrent_nodes \(2\) nodes are in transition$')" = 2 ]
+n_done=$(grep -Ec ';node_power_off;n[1-4]: chassis power is off \(confirmed' "$D/log/node_power.log")
+check "node_power confirmed 4 chassis off ($n_done)" [ "$n_done" -ge 4 ]
+
+# --- a job brings nodes back ---------------------------------------------------
+start=$(now_ms)
+job=$(sbatch --parsable -N2 -p lab -o "$X/job-%j.out" --wrap 'srun hostname; sleep 8')
+if [ -z "$job" ]; then
+	not_ok "sbatch -N2 on powered-down nodes"
+	show_logs
+	exit 1
+fi
+wait_for 30 "job $job allocated its nodes" \
+	bash -c "[ -n \"\$(squeue -h -j $job -o %N)\" ] && [ \"\$(squeue -h -j $job -o %N)\" != '(null)' ]"
+jobnodes=$(squeue -h -j "$job" -o %N)
+check "job $job got powered-down nodes $jobnodes (state $(job_state "$job"))" [ -n "$jobnodes" ]
+
+# While the job holds them, a power off of its nodes is refused.
+# (sinfo shows "mix": the job uses 1 of a node's 16 CPUs)
+wait_for 20 "job $job's nodes allocated in sinfo" \
+	bash -c "sinfo -h -N -p lab -n '$jobnodes' -o %t | grep -Eq '^(alloc|mix)'"
+"${NPC[@]}" suspend "$jobnodes"
+rc=$?
+check "node_power suspend of the job's allocated nodes is refused (exit $rc)" [ $rc = 3 ]
+check "the refusal names the node and says slurmctld reports it allocated" \
+	has_line "$D/log/node_power.log" ";node_power_off;refused: n[1-4]: slurmctld reports it allocated or mixed$"
+
+if wait_for 90 "job $job COMPLETED" job_done "$job"; then
+	ok "job $job COMPLETED on nodes resumed by node_power, $(( ($(now_ms) - start) / 1000 )) s after submission"
+else
+	not_ok "job $job completed: state $(job_state "$job")"
+	show_logs
+fi
+check "the job ran on its nodes: $(tr '\n' ' ' <"$X/job-$job.out" 2>/dev/null)" \
+	[ "$(wc -l <"$X/job-$job.out" 2>/dev/null)" = 2 ]
+check "slurmctld's ResumeProgram call is logged with SLURM_RESUME_FILE's JSON naming job $job" \
+	has_line "$D/log/node_power.log" ";node_power_on;request: resume $(re_escape "$jobnodes") \(2 nodes\); SLURM_RESUME_FILE: .*\"job_id\":$job"
+check "node_power powered the job's nodes on and confirmed them" \
+	[ "$(grep -Ec ';node_power_on;n[1-4]: chassis power is on \(confirmed' "$D/log/node_power.log")" -ge 6 ]
+
+# --- cycle reads slurmctld through libslurm ------------------------------
+"${NPC[@]}" cycle
+rc=$?
+check "node_power cycle against the running slurmctld: exit $rc" [ $rc = 0 ]
+check "cycle logged its snapshot: 4 nodes" \
+	has_line "$D/log/node_power.log" ";node_power;cycle: 4 nodes, [0-9]+ pending jobs, 0 analyzed$"
+"${NPC[@]}" status >"$X/status"
+check "status shows last_used_time recorded by cycle for all 4 nodes" \
+	[ "$(grep -Ec 'last_used_time=[A-Z][a-z]{2} [0-9]{2} [0-9]{2} [0-9:]{8}$' "$X/status")" = 4 ]
+
+# --- a hung BMC: slurmctld gives up at ResumeTimeout -------------------------
+wait_for 60 "n4 powered down" node_state n4 'idle~'
+sim=$(cat "$B/ipmi_sim.n4.pid")
+kill -STOP "$sim"
+echo "$sim" >>"$X/stopped"
+start=$(now_ms)
+job=$(sbatch --parsable -w n4 -p lab -o /dev/null --wrap true)
+if wait_for 60 "n4 down~ after ResumeTimeout 25" node_state n4 'down~'; then
+	ok "hung BMC of n4: slurmctld marks it down~ at ResumeTimeout ($(( ($(now_ms) - start) / 1000 )) s)"
+else
+	not_ok "hung BMC of n4: down~ ($(states))"
+	show_logs
+fi
+check "node_power's resume of n4 failed fast, logged with ipmitool's error" \
+	has_line "$D/log/node_power.log" ";node_power_on;error: n4: /usr/bin/ipmitool .* chassis power status: exit 1: "
+wait_for 15 "ResumeFailProgram n4" has_line "$D/log/node_power.log" ";node_power_on;resume failed: slurmctld gave up on n4 at ResumeTimeout"
+check "ResumeFailProgram (node_power-resume-fail n4) logged it" \
+	has_line "$D/log/node_power.log" ";node_power_on;resume failed: slurmctld gave up on n4 at ResumeTimeout; power state now unknown$"
+kill -CONT "$sim"
+scancel "$job" 2>/dev/null
+
+# --- the job's nodes, idle for SuspendTime, are powered down again --------
+if wait_for 60 "$jobnodes idle~ after SuspendTime 30 + SuspendTimeout 12" \
+	bash -c "[ \"\$(sinfo -h -N -p lab -n '$jobnodes' -o %t | sort -u)\" = 'idle~' ]"; then
+	ok "after the job, $jobnodes idle for SuspendTime were powered down: $(states)"
+else
+	not_ok "after the job, $jobnodes powered down by SuspendTime: $(states)"
+	show_logs
+fi
+check "slurmctld's SuspendTime-driven call reached node_power: suspend $jobnodes" \
+	has_line "$D/log/node_power.log" ";node_power_off;request: suspend $(re_escape "$jobnodes") \(2 nodes\)$"
+offs=''
+for n in $(scontrol show hostnames "$jobnodes"); do offs="$offs $(chassis "$n")"; done
+check "BMCs of $jobnodes report off:$offs" [ "$offs" = " off off" ]
+
+# --- everything node_power did stayed within the limit ---------------------
+check "no node_power run exceeded max_concurrent_nodes: no 'repaired' or corrupt-state line" \
+	bash -c "! grep -Eq 'repaired|is corrupt' '$D/log/node_power.log'"
+echo "# node_power.log: $(wc -l <"$D/log/node_power.log") lines; last lines:"
+log_tail "$D/log/node_power.log" 8
