@@ -249,7 +249,7 @@ static void run_cycle(const struct priority_conf *c, time_t start)
 			real = DBL_MIN;
 		/* clang-format off */
 		log_flag(PRIO,
-			 "%s: decay factor over %g seconds goes from %.15f -> %.15f",
+			 "%s: Decay factor over %g seconds goes from %.15f -> %.15f",
 			 plugin_type, delta, decay, real);
 		/* clang-format on */
 		if (c->calc_fairshare && real != 1)

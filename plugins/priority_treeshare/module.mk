@@ -14,8 +14,12 @@ PT_OBJS := $(patsubst $(PT_DIR)/%.c,$(BUILD)/obj/$(PT_DIR)/%.o,$(PT_SRCS))
 PT_SO := $(BUILD)/lib/slurm/priority_treeshare.so
 PT_CFLAGS := $(filter-out -Isrc,$(BASE_CFLAGS)) -pthread -iquote . \
 	-I$(SLURM_SRC)
+# -z now: every symbol bound at load, so a missing one fails there, not in
+# the middle of a cycle (slurmctld-only ones are weak).  -z nodelete: Slurm
+# unloads and reloads a plugin whose init() failed; statics survive so the
+# refusal is logged once (priority_conf.c).
 PT_LDFLAGS := -shared -pthread -Wl,--version-script=$(PT_DIR)/exports.map \
-	-Wl,-z,relro -Wl,-z,now
+	-Wl,-z,relro -Wl,-z,now -Wl,-z,nodelete
 
 all: $(PT_SO)
 
@@ -24,7 +28,7 @@ $(BUILD)/obj/$(PT_DIR)/%.o: $(PT_DIR)/%.c $(wildcard $(PT_DIR)/*.h) \
 	@mkdir -p $(dir $@)
 	$(CC) $(PT_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(PT_SO): $(PT_OBJS) $(LIBTS) $(PT_DIR)/exports.map
+$(PT_SO): $(PT_OBJS) $(LIBTS) $(PT_DIR)/exports.map $(PT_DIR)/module.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(PT_LDFLAGS) -o $@ $(PT_OBJS) $(LIBTS) -lm
 

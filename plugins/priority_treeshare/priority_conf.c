@@ -5,7 +5,7 @@
  */
 #include "slurmctld_api.h"
 
-#include <ctype.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -52,39 +52,81 @@ static enum ts_fs_algo fs_algo(uint16_t flags)
 	return TS_FS_CLASSIC;
 }
 
-/*
- * PriorityParameters.  Its keys (fairshare=, usage_window=, formula=, ...)
- * arrive with issue 5 (src/settings.h); until the plugin applies them,
- * any key is refused so that a site never runs with a setting silently
- * ignored.  key receives the first key as written (up to '=' or ',').
- * RET 0 if text sets nothing.
- */
-static int check_params(const char *text, char *key, size_t size)
+/* Formula faults (issue 5) reach slurmctld's log through this. */
+static void log_to_slurm(void *arg, enum ts_log_level level, const char *msg)
 {
-	const char *p = text, *end;
-	size_t len;
+	(void)arg;
+	if (level == TS_LOG_ERROR)
+		error("%s: %s", plugin_type, msg);
+	else if (level == TS_LOG_INFO)
+		info("%s: %s", plugin_type, msg);
+	else
+		log_flag(PRIO, "%s: %s", plugin_type, msg);
+}
 
-	if (!text)
-		return 0;
-	while (*p == ',' || isspace((unsigned char)*p))
-		p++;
-	if (!*p)
-		return 0;
-	end = p;
-	while (*end && *end != '=' && *end != ',')
-		end++;
-	while (end > p && isspace((unsigned char)end[-1]))
-		end--;
-	len = (size_t)(end - p) < size - 1 ? (size_t)(end - p) : size - 1;
-	memcpy(key, p, len);
-	key[len] = '\0';
-	return -1;
+static const struct ts_logger slurm_logger = { .fn = log_to_slurm };
+
+/*
+ * PriorityParameters, through src/settings.c (which names the key, the
+ * value and the column of any error).  Its keys are treeshare's own
+ * (issue 5).  Until the plugin applies a key, a valid one is refused
+ * too, so that a site never runs with a setting silently ignored.
+ * RET 0, or -1 with msg filled (one line: the text and why).
+ */
+static int read_params(struct priority_conf *c, char *msg, size_t size)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	bool ft = c->flags & PRIORITY_FLAGS_FAIR_TREE;
+	bool dob = c->flags & PRIORITY_FLAGS_DEPTH_OBLIVIOUS;
+
+	if (ts_settings_parse(c->params, NULL, &slurm_logger, &c->settings,
+			      &err) ||
+	    ts_settings_check_flags(&c->settings, ft, dob, &err)) {
+		snprintf(msg, size, "%s", err.msg);
+		return -1;
+	}
+	if (c->settings.given) {
+		char text[256];
+
+		ts_settings_render(&c->settings, text, sizeof(text));
+		snprintf(msg, size,
+			 "'%s' is valid but this build does not apply it yet",
+			 text);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The error line for a bad PriorityParameters.  When init() fails, Slurm's
+ * plugin loader tries a second way and calls init() again; the plugin is
+ * linked -z nodelete so this survives the unload in between, and the
+ * administrator reads the line once.  Guarded by conf_mutex.
+ */
+static void report_once(const char *params, const char *msg,
+			const char *outcome)
+{
+	static char last[768];
+	char line[768];
+	bool again;
+
+	snprintf(line, sizeof(line), "PriorityParameters=%s: %s; %s", params,
+		 msg, outcome);
+	slurm_mutex_lock(&conf_mutex);
+	again = !strcmp(line, last);
+	snprintf(last, sizeof(last), "%s", line);
+	slurm_mutex_unlock(&conf_mutex);
+	if (again)
+		debug("%s: %s (again)", plugin_type, line);
+	else
+		error("%s: %s", plugin_type, line);
 }
 
 void conf_discard(struct priority_conf *c)
 {
 	if (!c)
 		return;
+	ts_settings_free(&c->settings);
 	xfree(c->w_tres);
 	xfree(c->params);
 	xfree(c);
@@ -101,7 +143,7 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 				 const char *outcome)
 {
 	struct priority_conf *c = xmalloc(sizeof(*c));
-	char key[64];
+	char msg[384];
 
 	c->calc_fairshare = old ? old->calc_fairshare : true;
 	c->flags = slurm_conf.priority_flags;
@@ -115,19 +157,14 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 	c->fs.damp = c->damp;
 	c->params = xstrdup(slurm_conf.priority_params);
 
-	if (check_params(c->params, key, sizeof(key))) {
+	if (read_params(c, msg, sizeof(msg))) {
 		if (in_ctld) {
-			/* clang-format off */
-			error("%s: PriorityParameters: unknown key '%s' in '%s': %s",
-			      plugin_type, key, c->params, outcome);
-			/* clang-format on */
+			report_once(c->params, msg, outcome);
 			conf_discard(c);
 			return NULL;
 		}
-		/* clang-format off */
-		debug("%s: PriorityParameters: unknown key '%s' ignored in this client",
-		      plugin_type, key);
-		/* clang-format on */
+		debug("%s: PriorityParameters ignored in a client: %s",
+		      plugin_type, msg);
 	}
 	if (!in_ctld)
 		return c;

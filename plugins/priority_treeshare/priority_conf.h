@@ -20,6 +20,7 @@
 
 #include "src/fairshare.h"
 #include "src/priority.h"
+#include "src/settings.h"
 
 struct priority_conf {
 	struct priority_conf *older; /* installed before; freed at fini */
@@ -37,6 +38,7 @@ struct priority_conf {
 	double *w_tres;		/* PriorityWeightTRES; prio.w_tres */
 	struct ts_fs_config fs; /* fair-share algorithm and dampening */
 	char *params;		/* PriorityParameters as configured */
+	struct ts_settings settings; /* ... parsed (issue 5's keys) */
 };
 
 /*
