@@ -256,6 +256,22 @@ static int cmp_id(const void *a, const void *b)
 }
 
 /*
+ * An association's usage for the tree.  The RPC truncates RawUsage to an
+ * integer, which on a young cluster (usage in the hundreds) moves a
+ * factor in its third decimal.  NormUsage (usage / root's, as of the last
+ * decay cycle) comes as a double: times the root's RawUsage it gives
+ * every usage in full precision and on one common scale, and the
+ * algorithms only use ratios of usage.  RawUsage where NormUsage is not
+ * set (NO_VAL before the first cycle) or is capped at 1.
+ */
+static long double tree_usage(const assoc_shares_object_t *o, uint64_t root)
+{
+	if (o->usage_norm >= 0 && o->usage_norm < 1 && root)
+		return (long double)o->usage_norm * (long double)root;
+	return (long double)o->usage_raw;
+}
+
+/*
  * The tree from a full answer.  Slurm lists associations depth first,
  * so the account a row hangs from is on the path to the latest account:
  * a stack.  A row whose parent is not there (a partial PrivateData view)
@@ -268,6 +284,7 @@ static int build_tree(struct share_set *s, shares_response_msg_t *resp,
 	long *stack = malloc((n + 1) * sizeof(*stack));
 	ListIterator it;
 	assoc_shares_object_t *o;
+	uint64_t root = 0;
 	int rc = TS_OK;
 
 	if (!stack || ts_tree_init(&s->tree, n, err)) {
@@ -283,6 +300,7 @@ static int build_tree(struct share_set *s, shares_response_msg_t *resp,
 		if (s->tree.n == 0) {
 			if (o->user || o->parent)
 				break; /* no root: no tree */
+			root = o->usage_raw;
 		} else {
 			size_t k = top;
 			const char *want = o->parent ? o->parent : "";
@@ -302,7 +320,8 @@ static int build_tree(struct share_set *s, shares_response_msg_t *resp,
 		else if (shares == NO_VAL || shares == INFINITE)
 			shares = 1;
 		x = ts_tree_add(&s->tree, p, o->name, o->user != 0, shares,
-				(long double)o->usage_raw, o->assoc_id, err);
+				p < 0 ? (long double)root : tree_usage(o, root),
+				o->assoc_id, err);
 		if (x < 0) {
 			rc = err->code;
 			break;

@@ -2,7 +2,15 @@
 # sshare-ext's test stages.
 #   sshare-ext          offline: seed 000 goldens, what-if, JSON, errors,
 #                       hostile files (offline.sh; no daemon, < 1 min)
+#   sshare-ext-cluster  late: sshare-ext vs Debian's sshare byte for byte
+#                       on a cluster lab, per priority plugin, under Fair
+#                       Tree, classic and DEPTH_OBLIVIOUS, PrivateData
+#                       (cluster.sh; ~2.5 min, bounded waits)
 CHECK_STAGES += sshare-ext
-.PHONY: check-sshare-ext
+CHECK_STAGES_LATE += sshare-ext-cluster
+.PHONY: check-sshare-ext check-sshare-ext-cluster
 check-sshare-ext: $(SSHARE_EXT_BIN)
 	@bash testsuite/sshare-ext/offline.sh $(BUILD)
+
+check-sshare-ext-cluster: $(SSHARE_EXT_BIN)
+	@bash testsuite/sshare-ext/cluster.sh $(BUILD)

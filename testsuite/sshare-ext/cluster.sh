@@ -1,0 +1,273 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cluster.sh BUILD - stage "sshare-ext-cluster": sshare-ext against
+# Debian's sshare on a real cluster lab (testsuite/cluster, cluster-lab(7)).
+#
+# For priority/multifactor, and priority/treeshare when its .so is built,
+# on one cluster each (build/cluster-sshare-ext-<plugin>, 2 nodes):
+#   1. load seed 000's tree (testsuite/trees/seed000.tree) plus a
+#      Fairshare=parent sub-account holding a second suzy association;
+#      run short jobs for bob, cathy, scott and suzy@sub, charged when
+#      they end (AccountingStorageEnforce=limits: without "limits",
+#      Slurm 22.05 charges only running jobs, once per decay cycle);
+#   2. under Fair Tree, classic (NO_FAIR_TREE) and DEPTH_OBLIVIOUS (a
+#      restart each; slurmctld runs a decay cycle as it starts): the
+#      matching extended column equals sshare's FairShare, and sshare and
+#      sshare-ext print the same text for many option sets (sshare-ext
+#      may only append its columns, with -l);
+#   3. with PrivateData=usage (still DEPTH_OBLIVIOUS), user bob sees the
+#      same rows in both.
+# TAP to BUILD/check/sshare-ext-cluster.tap.  Every wait is bounded; each
+# cluster goes down on any exit (trap), by pid.
+set -u -o pipefail
+build=${1:-build}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$top/testsuite/sshare-ext
+B=$top/$build/bin/sshare-ext
+TREE=$top/testsuite/trees/seed000.tree
+TAP_FILE=$top/$build/check/sshare-ext-cluster.tap
+mkdir -p "$(dirname "$TAP_FILE")"
+rm -f "$TAP_FILE"
+export TAP_FILE
+# shellcheck source=../cluster/tap.sh
+. "$top/testsuite/cluster/tap.sh"
+
+# Option sets compared byte for byte (sshare-ext's -l adds columns after
+# sshare's).  "" is sshare's default: every account, the caller's users.
+OPTION_SETS=(
+	""
+	"-a"
+	"-l"
+	"-a -l"
+	"-a -P"
+	"-a -p"
+	"-a -l -P"
+	"-a -l -p -U"
+	"-a -n"
+	"-a -m"
+	"-a -U"
+	"-A group2"
+	"-A GROUP1,group2 -l"
+	"-u bob,scott"
+	"-u bob -u suzy -P"
+	"-u -1 -o Account%8,User%3,RawShares%-4"
+	"-a -o Account,User%12,RawUsage%-14,NormShares%6,LevelFS%5,FairShare,Eff%20"
+	"-a -o ID,Cluster,Partition,GrpTRESRaw,GrpTRESMins,TRESRunMins"
+	"-a -o User,User,A,norm"
+	"-a -o T%12 -p"
+	"-a -o bogus"
+)
+
+# same_text OPTS - sshare OPTS and sshare-ext OPTS print the same (stdout,
+# and exit status); retried when a decay cycle changed sshare's own
+# output between two of its runs around sshare-ext's.
+same_text()
+{
+	local opts=$1 try ref ref2 ext rc_ref rc_ext
+	for try in 1 2 3; do
+		# shellcheck disable=SC2086
+		ref=$(sshare $opts 2>/dev/null; echo "rc=$?")
+		# shellcheck disable=SC2086
+		ext=$("$B" $opts 2>/dev/null; echo "rc=$?")
+		# shellcheck disable=SC2086
+		ref2=$(sshare $opts 2>/dev/null; echo "rc=$?")
+		[ "$ref" = "$ref2" ] && break
+	done
+	rc_ref=${ref##*rc=}
+	rc_ext=${ext##*rc=}
+	if { [ "$rc_ref" = 0 ] && [ "$rc_ext" != 0 ]; } ||
+	   { [ "$rc_ref" != 0 ] && [ "$rc_ext" = 0 ]; }; then
+		echo "exit status: sshare $rc_ref, sshare-ext $rc_ext"
+		return 1
+	fi
+	printf '%s\n' "${ref%rc=*}" >"$SNAP/ref.out"
+	printf '%s\n' "${ext%rc=*}" >"$SNAP/ext.out"
+	python3 "$here/same_columns.py" "$SNAP/ref.out" "$SNAP/ext.out"
+}
+
+# compare_all LABEL - every option set; one TAP line listing failures.
+compare_all()
+{
+	local label=$1 o bad="" out t=$(date +%s)
+	for o in "${OPTION_SETS[@]}"; do
+		out=$(same_text "$o" 2>&1) || bad+="sshare $o:"$'\n'"$out"$'\n'
+	done
+	diag "$P/$label: compared in $(($(date +%s) - t))s"
+	if [ -z "$bad" ]; then
+		ok "$P/$label: sshare-ext prints sshare's text for ${#OPTION_SETS[@]} option sets (-a -l -P -p -n -m -U -A -u -o)"
+	else
+		not_ok "$P/$label: sshare-ext prints sshare's text for ${#OPTION_SETS[@]} option sets (-a -l -P -p -n -m -U -A -u -o)" "$bad"
+	fi
+}
+
+# agree_now COLUMN USERS_ONLY - COLUMN (ours) equals sshare's FairShare
+# (the controller's) on every row sshare prints it for, within the last
+# printed digit.
+agree_now()
+{
+	"$B" -a -P -o Account,User,FairShare,"$1" | awk -F'|' -v u="$2" '
+		NR > 1 && $3 != "" && (!u || $2 != "") {
+			n++; d = $3 - $4; if (d < 0) d = -d
+			if (d > 1.5e-6) { print "row " NR ": " $0; bad = 1 } }
+		END { if (!n) { print "no row compared"; bad = 1 }
+		      exit bad }'
+}
+
+# agree LABEL COLUMN USERS_ONLY - agree_now, polled until slurmctld's
+# first decay cycle after a restart (it runs at start) has recomputed
+# its side; bounded by one PriorityCalcPeriod.
+agree()
+{
+	local label=$1 col=$2 users_only=$3
+	if wait_for 75 "$col to equal FairShare" agree_now "$col" "$users_only"; then
+		ok "$P/$label: $col equals the controller's FairShare on every row (after ${WAITED}s)"
+	else
+		not_ok "$P/$label: $col equals the controller's FairShare on every row" \
+			"$(agree_now "$col" "$users_only")" "$("$B" -a -l)"
+	fi
+}
+
+# restart_with [KEY=VALUE...] - set slurm.conf keys, restart slurmctld.
+restart_with()
+{
+	if [ $# -gt 0 ]; then
+		"$TS_CLUSTER" conf "$@" >/dev/null || return 1
+	fi
+	"$TS_CLUSTER" restart slurmctld >"$SNAP/restart.log" 2>&1 ||
+		{ cat "$SNAP/restart.log"; return 1; }
+}
+
+cluster_up()
+{
+	timeout 150 "$TS_CLUSTER" up --plugin "$1" --nodes 2 \
+		>"$top/$build/check/sshare-ext-cluster-$P.up.log" 2>&1
+}
+
+# load_and_run - seed 000's tree, a Fairshare=parent account "sub" under
+# group2 with a second suzy association, and short jobs whose run time
+# slurmctld charges when they end (AccountingStorageEnforce=limits).
+load_and_run()
+{
+	local u
+	ts_tree_load "$TREE" &&
+	sacctmgr -i -Q add account sub parent=group2 fairshare=parent >/dev/null &&
+	sacctmgr -i -Q add user suzy account=sub fairshare=5 >/dev/null &&
+	wait_for 30 "sub|suzy in sshare" \
+		sh -c 'sshare -a -n -P -o account,user | grep -qx "   sub|suzy"' ||
+		return 1
+	for u in bob:group1:4 cathy:group1:1 scott:group2:8 suzy:sub:2; do
+		IFS=: read -r name acct cpus <<<"$u"
+		ts_submit "$name" -A "$acct" -p lab -c "$cpus" --wrap 'sleep 4' \
+			>/dev/null || return 1
+	done
+	wait_for 60 "the jobs to end" sh -c '[ -z "$(squeue -h)" ]' &&
+	ts_users_have_usage bob cathy scott
+}
+
+run_plugin()
+{
+	local plugin=$1 t0 users o bad=""
+	P=${plugin#priority/}
+	export TS_CLUSTER_DIR=$top/$build/cluster-sshare-ext-$P
+	# shellcheck source=../cluster/lib.sh
+	. "$top/testsuite/cluster/lib.sh"
+	SNAP=$TS_CLUSTER_DIR/snap
+	trap '"$TS_CLUSTER" down >/dev/null 2>&1' EXIT
+	t0=$(date +%s)
+	# retries: a first bring-up sometimes loses munged or slurmdbd at
+	# start (reported to the cluster lab)
+	if ! cluster_up "$plugin" && ! cluster_up "$plugin" &&
+	   ! cluster_up "$plugin"; then
+		not_ok "$P: cluster up with $plugin" \
+			"$(tail -20 "$top/$build/check/sshare-ext-cluster-$P.up.log")"
+		return 1
+	fi
+	mkdir -p "$SNAP"
+	if ! restart_with AccountingStorageEnforce=associations,limits \
+		2>"$SNAP/load.err" || ! load_and_run 2>>"$SNAP/load.err"; then
+		not_ok "$P: seed000.tree and a Fairshare=parent account load, jobs of bob, cathy, scott, suzy accrue usage" \
+			"$(cat "$SNAP/load.err")" "$(sshare -a -l 2>&1)"
+		return 1
+	fi
+	ok "$P: seed000.tree and a Fairshare=parent account load, jobs of bob, cathy, scott, suzy accrue usage ($(($(date +%s) - t0))s)"
+
+	# Fair Tree (the default); the restart's cycle ranks with the usage
+	if restart_with 2>"$SNAP/ft.err"; then
+		agree fair_tree FairTreeFS 1
+		compare_all fair_tree
+		users=$("$B" -a -n -P -o User -U | grep -c .)
+		if "$B" -a -P -n -U -o FairShare,Rank | awk -F'|' -v n="$users" '
+			sprintf("%.6f", $2 / n) != $1 { print; bad = 1 }
+			END { exit bad }' >"$SNAP/rank.err"; then
+			ok "$P/fair_tree: Rank / $users users is the controller's FairShare"
+		else
+			not_ok "$P/fair_tree: Rank / $users users is the controller's FairShare" "$(cat "$SNAP/rank.err")"
+		fi
+	else
+		not_ok "$P/fair_tree: slurmctld restarts" "$(cat "$SNAP/ft.err")"
+	fi
+	if restart_with PriorityFlags=NO_FAIR_TREE 2>"$SNAP/classic.err"; then
+		agree classic ClassicFS 0
+		compare_all classic
+	else
+		not_ok "$P/classic: slurmctld restarts with NO_FAIR_TREE" "$(cat "$SNAP/classic.err")"
+	fi
+	if restart_with PriorityFlags=DEPTH_OBLIVIOUS 2>"$SNAP/do.err"; then
+		agree depth_oblivious DOFS 0
+		compare_all depth_oblivious
+	else
+		not_ok "$P/depth_oblivious: slurmctld restarts with DEPTH_OBLIVIOUS" "$(cat "$SNAP/do.err")"
+	fi
+
+	# PrivateData=usage: the controller filters for user bob; both print
+	# the same (sshare-ext's extended columns cover bob's part only).
+	if restart_with PrivateData=usage 2>"$SNAP/pd.err"; then
+		for o in "-a -l" "-a -P" "-u scott"; do
+			# shellcheck disable=SC2086
+			runuser -u bob -- sshare $o >"$SNAP/ref.out" 2>&1
+			# shellcheck disable=SC2086
+			runuser -u bob -- "$B" $o >"$SNAP/ext.out" 2>&1
+			python3 "$here/same_columns.py" "$SNAP/ref.out" "$SNAP/ext.out" >"$SNAP/pd.diff" ||
+				bad+="$o: $(cat "$SNAP/pd.diff")"$'\n'
+		done
+		if [ -z "$bad" ] && ! grep -q scott "$SNAP/ext.out"; then
+			ok "$P/private_data: with PrivateData=usage user bob sees sshare's rows, not scott's"
+		else
+			not_ok "$P/private_data: with PrivateData=usage user bob sees sshare's rows, not scott's" "$bad" "$(cat "$SNAP/ext.out")"
+		fi
+	else
+		not_ok "$P/private_data: slurmctld restarts with PrivateData=usage" "$(cat "$SNAP/pd.err")"
+	fi
+	diag "$P: done in $(($(date +%s) - t0))s"
+	"$TS_CLUSTER" down >/dev/null 2>&1
+	trap - EXIT
+}
+
+# The controller is unreachable: one line, exit 1, within the bound.
+unreachable()
+{
+	local conf=$1 out rc t0
+	t0=$(date +%s)
+	out=$(SLURM_CONF=$conf timeout 60 "$B" -a 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
+	   [[ $out == "sshare-ext: error: cannot get the configuration from slurmctld: "* ]]; then
+		ok "controller down: one error line and exit 1 after $(($(date +%s) - t0))s"
+	else
+		not_ok "controller down: one error line and exit 1" "exit $rc: $out"
+	fi
+}
+
+[ -x "$B" ] || { not_ok "sshare-ext is built ($B)"; exit 1; }
+[ -f "$TREE" ] || { not_ok "fixture $TREE exists"; exit 1; }
+plugins=(priority/multifactor)
+[ -f "$top/build/lib/slurm/priority_treeshare.so" ] &&
+	plugins+=(priority/treeshare)
+echo "sshare-ext vs sshare on a cluster lab, for: ${plugins[*]}"
+for p in "${plugins[@]}"; do
+	( run_plugin "$p" ) || true
+	# keep the configuration of the last cluster for the next test
+	last_conf=$top/$build/cluster-sshare-ext-${p#priority/}/etc/slurm.conf
+done
+[ -f "$last_conf" ] && unreachable "$last_conf"
+! grep -q '^not ok' "$TAP_FILE"
