@@ -249,12 +249,78 @@ double job_prio_part_term(const struct ts_prio_config *p, part_record_t *part)
 	return ts_prio_part_term(p, &ps);
 }
 
+/* A job's partitions, read under one take of its list's lock. */
+#define PARTS_MAX 16
+struct part_list {
+	part_record_t *part[PARTS_MAX];
+	int n;
+	bool sorted; /* highest tier first, as Slurm sorts them */
+};
+
+static int collect_part(void *x, void *arg)
+{
+	struct part_list *pl = arg;
+	part_record_t *part = x;
+
+	if (pl->n >= PARTS_MAX ||
+	    (pl->n && pl->part[pl->n - 1]->priority_tier < part->priority_tier))
+		pl->sorted = false;
+	if (pl->n < PARTS_MAX)
+		pl->part[pl->n] = part;
+	pl->n++;
+	return 0;
+}
+
+/*
+ * The job's partitions in tier order.  Slurm sorts the job's list every
+ * time; it is sorted already after the first, and sorting (which
+ * allocates) is only done when it is not.  RET false if there are more
+ * than PARTS_MAX (the caller walks the sorted list itself).
+ */
+static bool sorted_parts(job_record_t *job, struct part_list *pl)
+{
+	pl->n = 0;
+	pl->sorted = true;
+	(void)list_for_each_ro(job->part_ptr_list, collect_part, pl);
+	if (pl->sorted)
+		return true;
+	list_sort(job->part_ptr_list, priority_sort_part_tier);
+	pl->n = 0;
+	pl->sorted = true;
+	(void)list_for_each_ro(job->part_ptr_list, collect_part, pl);
+	return pl->n <= PARTS_MAX;
+}
+
+/* Partition i's priority of job into priority_array[i]. */
+static void part_priority(const struct ts_prio_config *p, job_record_t *job,
+			  const struct ts_prio_factors *f, part_record_t *part,
+			  int i)
+{
+	size_t n = p->w_tres ? p->tres_cnt : 0;
+	double tres[n ? n : 1];
+	struct ts_prio_part ps;
+	double part_tres = 0.0;
+	uint32_t prio;
+	int capped;
+
+	if (n) {
+		memset(tres, 0, sizeof(tres));
+		part_tres = job_prio_part_tres(p, job, part, tres);
+	}
+	part_snapshot(part, &ps);
+	prio = ts_prio_part_total(p, f, &ps, part_tres, &capped);
+	if (capped)
+		report_cap(job);
+	job->priority_array[i] = ts_prio_next(p, job->priority_array[i], prio);
+	log_flag(PRIO, "%s: %pJ priority in partition %s: %u", plugin_type, job,
+		 part->name, job->priority_array[i]);
+}
+
 /* One priority per partition, highest tier first (priority_array). */
 static void part_priorities(const struct ts_prio_config *p, job_record_t *job,
 			    const struct ts_prio_factors *f)
 {
-	size_t n = p->w_tres ? p->tres_cnt : 0;
-	double tres[n ? n : 1];
+	struct part_list pl;
 	part_record_t *part;
 	ListIterator itr;
 	int i = 0;
@@ -262,28 +328,14 @@ static void part_priorities(const struct ts_prio_config *p, job_record_t *job,
 	if (!job->priority_array)
 		job->priority_array = xcalloc(
 			list_count(job->part_ptr_list) + 1, sizeof(uint32_t));
-	list_sort(job->part_ptr_list, priority_sort_part_tier);
-	itr = list_iterator_create(job->part_ptr_list);
-	while ((part = list_next(itr))) {
-		struct ts_prio_part ps;
-		double part_tres = 0.0;
-		uint32_t prio;
-		int capped;
-
-		if (n) {
-			memset(tres, 0, sizeof(tres));
-			part_tres = job_prio_part_tres(p, job, part, tres);
-		}
-		part_snapshot(part, &ps);
-		prio = ts_prio_part_total(p, f, &ps, part_tres, &capped);
-		if (capped)
-			report_cap(job);
-		job->priority_array[i] =
-			ts_prio_next(p, job->priority_array[i], prio);
-		log_flag(PRIO, "%s: %pJ priority in partition %s: %u",
-			 plugin_type, job, part->name, job->priority_array[i]);
-		i++;
+	if (sorted_parts(job, &pl)) {
+		for (i = 0; i < pl.n; i++)
+			part_priority(p, job, f, pl.part[i], i);
+		return;
 	}
+	itr = list_iterator_create(job->part_ptr_list);
+	while ((part = list_next(itr)))
+		part_priority(p, job, f, part, i++);
 	list_iterator_destroy(itr);
 }
 

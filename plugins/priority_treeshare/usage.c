@@ -301,9 +301,11 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 	return true;
 }
 
-/* Give back one job's used run seconds (usage_give_back_run_secs()). */
-static void give_back_job(job_record_t *job, time_t last_ran)
+/* Give back one job's used run seconds (list_for_each_ro() callback). */
+static int give_back_job(void *x, void *arg)
 {
+	job_record_t *job = x;
+	time_t last_ran = *(time_t *)arg;
 	int i, n = tres_count();
 	uint64_t tres_secs[n > 0 ? n : 1];
 	slurmdb_assoc_rec_t *assoc;
@@ -311,7 +313,7 @@ static void give_back_job(job_record_t *job, time_t last_ran)
 
 	if (job->end_time_exp == (time_t)NO_VAL || !IS_JOB_RUNNING(job) ||
 	    job->start_time > last_ran || !job->tres_alloc_cnt)
-		return;
+		return 0;
 
 	if (job->qos_ptr && job->qos_ptr->usage_factor >= 0)
 		used = job->qos_ptr->usage_factor;
@@ -330,14 +332,13 @@ static void give_back_job(job_record_t *job, time_t last_ran)
 	for (assoc = job->assoc_ptr; assoc;
 	     assoc = assoc->usage->parent_assoc_ptr)
 		assoc_give_back(assoc, NULL, tres_secs, job->job_id);
+	return 0;
 }
 
 void usage_give_back_run_secs(time_t last_ran)
 {
 	slurmctld_lock_t job_read = { .job = READ_LOCK };
 	assoc_mgr_lock_t locks = USAGE_LOCKS;
-	job_record_t *job;
-	ListIterator itr;
 
 	if (!(slurm_conf.accounting_storage_enforce &
 	      ACCOUNTING_ENFORCE_LIMITS))
@@ -350,10 +351,7 @@ void usage_give_back_run_secs(time_t last_ran)
 	log_flag(PRIO, "%s: giving back TRES run seconds used before %ld",
 		 plugin_type, (long)last_ran);
 	assoc_mgr_lock(&locks);
-	itr = list_iterator_create(job_list);
-	while ((job = list_next(itr)))
-		give_back_job(job, last_ran);
-	list_iterator_destroy(itr);
+	(void)list_for_each_ro(job_list, give_back_job, &last_ran);
 	assoc_mgr_unlock(&locks);
 	unlock_slurmctld(job_read);
 }
