@@ -11,7 +11,13 @@
 
 #include "priority_conf.h"
 
-/* Guards current (whose ->older chain holds every earlier one). */
+/*
+ * current: the configuration in force; its ->older chain holds every
+ * earlier one.  Written under conf_mutex (installs are rare), read with
+ * one atomic acquire load (conf_get() is on every priority_p_set()).  A
+ * conf is complete before the release store that publishes it, and never
+ * changes or goes away before fini, so a reader needs nothing more.
+ */
 static pthread_mutex_t conf_mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct priority_conf *current;
 
@@ -211,18 +217,13 @@ void conf_install(struct priority_conf *c)
 	slurm_mutex_lock(&conf_mutex);
 	c->generation = current ? current->generation + 1 : 1;
 	c->older = current;
-	current = c;
+	__atomic_store_n(&current, c, __ATOMIC_RELEASE);
 	slurm_mutex_unlock(&conf_mutex);
 }
 
 struct priority_conf *conf_get(void)
 {
-	struct priority_conf *c;
-
-	slurm_mutex_lock(&conf_mutex);
-	c = current;
-	slurm_mutex_unlock(&conf_mutex);
-	return c;
+	return __atomic_load_n(&current, __ATOMIC_ACQUIRE);
 }
 
 void conf_fini(void)
@@ -231,7 +232,7 @@ void conf_fini(void)
 
 	slurm_mutex_lock(&conf_mutex);
 	c = current;
-	current = NULL;
+	__atomic_store_n(&current, NULL, __ATOMIC_RELEASE);
 	slurm_mutex_unlock(&conf_mutex);
 	while (c) {
 		struct priority_conf *older = c->older;

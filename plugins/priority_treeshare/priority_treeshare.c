@@ -148,12 +148,13 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	job_prio_prefetch(job_ptr, 0);
 	/* The site factor first, so that the sum includes its change. */
 	site_factor_g_set(job_ptr);
+	/* The record is in by now; ask for what it points to. */
+	job_prio_prefetch(job_ptr, 1);
 	if (!(c = conf_get()))
 		return 0;
 	p = conf_prio_now(c);
 
 	assoc_mgr_lock(locks);
-	job_prio_prefetch(job_ptr, 1);
 	if (job_prio_needs_usage(c, job_ptr)) {
 		/* Its user's usage is computed now and kept, as in Slurm. */
 		assoc_mgr_unlock(locks);
