@@ -261,7 +261,7 @@ int ts_power_cycle(const struct ts_power_config *cfg, struct ts_power_state *st,
 			 now - nd->used >= cfg->node_idle_limit)
 			rc = ts_hostlist_add(&p->ramp_down, sn->name, err);
 		if (rc == TS_OK && cfg->power_on_off_enable && need &&
-		    sn->powered_down)
+		    sn->powered_down && !sn->busy)
 			rc = ts_hostlist_add(&p->power_up, sn->name, err);
 	}
 	ts_hostlist_free(&needed);

@@ -132,7 +132,8 @@ void ts_power_cycle_plan_free(struct ts_power_cycle_plan *p);
  *      ramp_down (power_ramp_rate_enable only): idle nodes, not needed,
  *      not yet at the deepest level, unused for node_idle_limit seconds;
  *      power_up (power_on_off_enable only): needed nodes slurmctld has
- *      powered down.
+ *      powered down and not allocated (an allocated one is being resumed
+ *      for its job already).
  * Each list is sorted.  RET TS_OK, or an error (bad sched_nodes names the
  * job) with *err set; p is then empty.
  */
