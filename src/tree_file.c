@@ -33,6 +33,8 @@
  *     places; it then goes to the deeper one (documented limit).
  */
 #include <ctype.h>
+#include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -226,7 +228,10 @@ static int parse_uint(const char *s, uint64_t max, uint64_t *out)
 
 /*
  * A non-negative decimal number: digits, an optional fraction, an
- * optional exponent ("1200", "0.5", "1e3").  No sign, hex, inf or nan.
+ * optional exponent ("1200", "0.5", "1e3").  No sign, hex, inf or nan,
+ * nothing above DBL_MAX (several columns are doubles; and strtold()
+ * under valgrind clamps an overflow to LDBL_MAX instead of inf, only
+ * errno tells).
  */
 static int parse_number(const char *s, long double *out)
 {
@@ -255,8 +260,10 @@ static int parse_number(const char *s, long double *out)
 	}
 	if (*p)
 		return -1;
+	errno = 0;
 	v = strtold(s, &end);
-	if (*end || !isfinite(v) || v < 0)
+	if (*end || !isfinite(v) || v < 0 || v > DBL_MAX ||
+	    (errno == ERANGE && v > 1))
 		return -1;
 	*out = v;
 	return 0;
@@ -361,21 +368,33 @@ static size_t split_blanks(char *line, char **tok)
 	}
 }
 
-static int parse_shares(struct reader *r, long line, const char *s,
-			uint32_t *out)
+int ts_tree_file_shares(const char *s, uint32_t *out)
 {
 	uint64_t v;
 
 	if (!strcmp(s, "parent")) {
 		*out = TS_SHARES_PARENT;
-		return TS_OK;
+		return 0;
 	}
 	if (parse_uint(s, TS_TREE_FILE_MAX_SHARES, &v))
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int ts_tree_file_usage(const char *s, long double *out)
+{
+	return parse_number(s, out);
+}
+
+static int parse_shares(struct reader *r, long line, const char *s,
+			uint32_t *out)
+{
+	if (ts_tree_file_shares(s, out))
 		return ts_error_set(r->err, TS_ESYNTAX, line,
 				    "line %ld: SHARES \"%s\" is not an "
 				    "integer 0..%u or parent",
 				    line, s, TS_TREE_FILE_MAX_SHARES);
-	*out = (uint32_t)v;
 	return TS_OK;
 }
 
@@ -384,8 +403,8 @@ static int parse_usage(struct reader *r, long line, const char *s,
 {
 	if (parse_number(s, out))
 		return ts_error_set(r->err, TS_ESYNTAX, line,
-				    "line %ld: USAGE \"%s\" is not a "
-				    "non-negative number",
+				    "line %ld: USAGE \"%s\" is not a number "
+				    "0..1.8e308",
 				    line, s);
 	return TS_OK;
 }
@@ -646,15 +665,11 @@ static int sshare_row(struct reader *r, long line, char **f, size_t n,
 	raw = f[h->col[COL_RAWSHARES]];
 	if (idx == 0)
 		x->shares = 1; /* sshare prints none for the root */
-	else if (!strcmp(raw, "parent"))
-		x->shares = TS_SHARES_PARENT;
-	else if (parse_uint(raw, TS_TREE_FILE_MAX_SHARES, &v))
+	else if (ts_tree_file_shares(raw, &x->shares))
 		return ts_error_set(r->err, TS_ESYNTAX, line,
 				    "line %ld: RawShares \"%s\" is not an "
 				    "integer 0..%u or parent",
 				    line, raw, TS_TREE_FILE_MAX_SHARES);
-	else
-		x->shares = (uint32_t)v;
 	if (parse_uint(f[h->col[COL_RAWUSAGE]], UINT64_MAX, &v))
 		return ts_error_set(r->err, TS_ESYNTAX, line,
 				    "line %ld: RawUsage \"%s\" is not an "

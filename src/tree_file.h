@@ -36,6 +36,7 @@
 #define TS_TREE_FILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "error.h"
 #include "tree.h"
@@ -77,5 +78,14 @@ struct ts_tree_file_info {
 int ts_tree_file_parse(const char *text, size_t len, enum ts_tree_format format,
 		       struct ts_tree *t, struct ts_tree_file_info *info,
 		       struct ts_error *err);
+
+/*
+ * The two field syntaxes, for other inputs that take the same values
+ * (sshare-ext's --set and --usage): SHARES is 0..TS_TREE_FILE_MAX_SHARES
+ * or "parent" (TS_SHARES_PARENT); USAGE a decimal number 0..DBL_MAX.
+ * RET 0, or -1 (nothing stored).
+ */
+int ts_tree_file_shares(const char *s, uint32_t *out);
+int ts_tree_file_usage(const char *s, long double *out);
 
 #endif /* TS_TREE_FILE_H */

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* what_if.c - --set and --usage on a tree (what_if.h). */
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,44 +29,20 @@ static long resolve(const struct ts_tree *t, const char *name, const char **why)
 	return TS_NO_NODE;
 }
 
-/* A plain decimal number >= 0, as in the tree file. */
-static int parse_value(const char *s, long double *out)
-{
-	char *end;
-	const char *p;
-
-	for (p = s; *p; p++)
-		if (!isdigit((unsigned char)*p) && !strchr(".eE+-", *p))
-			return -1;
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	*out = strtold(s, &end);
-	return *end || !isfinite(*out) || *out < 0 ? -1 : 0;
-}
-
 static int set_shares(struct ts_tree *t, const struct what_if *w, char *msg,
 		      size_t len)
 {
 	const char *why = NULL;
 	long i = resolve(t, w->name, &why);
-	char *end;
-	unsigned long v;
 
 	if (i < 0)
 		return fail(msg, len, w, why);
 	if (i == 0)
 		return fail(msg, len, w, "the root has no shares to set");
-	if (!strcmp(w->value, "parent")) {
-		t->shares[i] = TS_SHARES_PARENT;
-		return 0;
-	}
-	v = strtoul(w->value, &end, 10);
-	if (!isdigit((unsigned char)w->value[0]) || *end ||
-	    v > TS_TREE_FILE_MAX_SHARES)
+	if (ts_tree_file_shares(w->value, &t->shares[i]))
 		return fail(msg, len, w,
 			    "SHARES is not an integer 0..2147483646 or "
 			    "parent");
-	t->shares[i] = (uint32_t)v;
 	return 0;
 }
 
@@ -81,8 +56,8 @@ static int set_usage(struct ts_tree *t, const struct what_if *w, char *msg,
 
 	if (i < 0)
 		return fail(msg, len, w, why);
-	if (parse_value(w->value, &v))
-		return fail(msg, len, w, "VALUE is not a non-negative number");
+	if (ts_tree_file_usage(w->value, &v))
+		return fail(msg, len, w, "VALUE is not a number 0..1.8e308");
 	for (k = (size_t)i + 1; k < t->n; k++)
 		if (t->parent[k] == i)
 			kids += t->usage[k];
