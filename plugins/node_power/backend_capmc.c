@@ -119,6 +119,17 @@ static int nids_of(struct np_capmc *c, const char *event,
 	return rc;
 }
 
+/* 1 if some ok[i] is set: a node left to act on. */
+static int any(const int *ok, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ok[i])
+			return 1;
+	return 0;
+}
+
 /* capmc's list of the nids (ok ones only); malloc()ed. */
 static char *nid_list(const long *nid, const int *ok, size_t n)
 {
@@ -237,6 +248,8 @@ static int power(struct np_capmc *c, const char *const *nodes, size_t n,
 		goto out;
 	}
 	rc = nids_of(c, event, nodes, n, nid, ok, err);
+	if (!any(ok, n))
+		goto out;
 	if (on) {
 		/*
 		 * A node already on (a power off that failed unseen by Slurm)
@@ -322,7 +335,8 @@ static int capmc_limit(void *ctx, const char *const *nodes, size_t n,
 		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
 	rc = nids_of(c, event, nodes, n, nid, ok, err);
 	list = nid_list(nid, ok, n);
-	if (capmc(c, event, "set_sleep_state_limit", list ? list : "", limit, 0,
+	if (any(ok, n) &&
+	    capmc(c, event, "set_sleep_state_limit", list ? list : "", limit, 0,
 		  &reply, err) != TS_OK) {
 		for (i = 0; i < n; i++)
 			ok[i] = 0;
