@@ -212,6 +212,39 @@ check "cycle logged its snapshot: 4 nodes" \
 check "status shows last_used_time recorded by cycle for all 4 nodes" \
 	[ "$(grep -Ec 'last_used_time=[A-Z][a-z]{2} [0-9]{2} [0-9]{2} [0-9:]{8}$' "$X/status")" = 4 ]
 
+# --- cycle ramps sleep states by Slurm's demand (capmc double) -----------
+# A second node_power "site" on the same cluster: the capmc backend (the
+# test double; nids 1-4 from the node names), ramp-rate limiting on,
+# node_idle_limit 0.  Its cycle must ramp down the idle, powered-up nodes
+# of the finished job (seed 001's "power_ramp_limit: nodes to ramp down")
+# and leave the powered-down ones alone.
+mkdir -p "$X/capmc"
+ln -s "$POWER_DIR/capmc_double.py" "$X/capmc/capmc"
+echo '{"nids": [1, 2, 3, 4], "latency": 0.5, "deepest": 4}' >"$X/capmc/capmc-double.json"
+cat >"$X/capmc.json" <<END
+{ "backend": "capmc", "capmc_path": "$X/capmc/capmc",
+  "power_ramp_rate_enable": "True", "node_idle_limit": "0",
+  "sleep_state_pause": 1, "max_concurrent_nodes": 4, "max_wait": 30,
+  "log_file": "$X/capmc-np.log", "state_file": "$X/capmc.state" }
+END
+chmod 644 "$X/capmc.json"
+capmc_calls() {
+	python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["ev"] == "start":
+        print(" ".join(r["argv"]))' "$X/capmc/calls.log" 2>/dev/null | tr '\n' '|'
+}
+idle_now=$(sinfo -h -N -p lab -t idle -o '%N=%t' | sed -n 's/=idle$//p' | paste -sd, -)
+"$NP" -c "$X/capmc.json" cycle
+rc=$?
+check "capmc site's cycle: exit $rc; idle powered-up nodes were $idle_now" [ $rc = 0 ]
+check "cycle logged seed 001's 'power_ramp_limit: nodes to ramp down: $jobnodes'" \
+	has_line "$X/capmc-np.log" ";node_power;power_ramp_limit: nodes to ramp down: $(re_escape "$jobnodes")$"
+check "the job's nodes ramped down with --limit 1 2 3 4 (capmc calls: $(capmc_calls))" \
+	[ "$(capmc_calls)" = "set_sleep_state_limit --nids 1-2 --limit 1|set_sleep_state_limit --nids 1-2 --limit 2|set_sleep_state_limit --nids 1-2 --limit 3|set_sleep_state_limit --nids 1-2 --limit 4|" ]
+
 # --- a hung BMC: slurmctld gives up at ResumeTimeout -------------------------
 wait_for 60 "n4 powered down" node_state n4 'idle~'
 sim=$(cat "$B/ipmi_sim.n4.pid")
@@ -287,6 +320,14 @@ else
 fi
 check "slurmctld's ResumeProgram call for the power-up of n[3-4] is logged" \
 	has_line "$D/log/node_power.log" ';node_power_on;request: resume n\[(3-4|1-4)\] \([24] nodes\); SLURM_RESUME_FILE: \{"jobs":.*"all_nodes":"n\[(3-4|1-4)\]"\}$'
+# The capmc site's next cycle ramps the now allocated n[1-2] back up.
+: >"$X/capmc/calls.log"
+"$NP" -c "$X/capmc.json" cycle
+rc=$?
+check "capmc site's cycle with job $job_a on n[1-2]: exit $rc, 'power_ramp_limit: nodes to ramp up: n[1-2]'" \
+	bash -c "[ $rc = 0 ] && grep -q ';node_power;power_ramp_limit: nodes to ramp up: n\[1-2\]$' '$X/capmc-np.log'"
+check "n[1-2] ramped up with --limit 3 2 1 0 (capmc calls: $(capmc_calls))" \
+	[ "$(capmc_calls)" = "set_sleep_state_limit --nids 1-2 --limit 3|set_sleep_state_limit --nids 1-2 --limit 2|set_sleep_state_limit --nids 1-2 --limit 1|set_sleep_state_limit --nids 1-2 --limit 0|" ]
 scancel "$job_a" "$job_b" 2>/dev/null
 
 # --- everything node_power did stayed within the limit ---------------------
