@@ -162,6 +162,9 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 	c->fs.algo = fs_algo(c->flags);
 	c->fs.damp = c->damp;
 	c->params = xstrdup(slurm_conf.priority_params);
+	c->site_factor_none =
+		!slurm_conf.site_factor_plugin ||
+		!xstrcmp(slurm_conf.site_factor_plugin, "site_factor/none");
 
 	if (read_params(c, msg, sizeof(msg))) {
 		if (in_ctld) {

@@ -26,6 +26,7 @@ struct priority_conf {
 	struct priority_conf *older; /* installed before; freed at fini */
 	unsigned generation;	     /* 1 for the first, +1 per install */
 	bool calc_fairshare;   /* false without slurmdbd or associations */
+	bool site_factor_none; /* PrioritySiteFactorPlugin=site_factor/none */
 	uint16_t flags;	       /* slurm_conf.priority_flags */
 	uint16_t favor_small;  /* PriorityFavorSmall */
 	uint16_t damp;	       /* FairShareDampeningFactor */

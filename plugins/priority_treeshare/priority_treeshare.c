@@ -146,12 +146,18 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	(void)last_prio;
 	/* Its record is far in memory: ask for it before the locks. */
 	job_prio_prefetch(job_ptr, 0);
-	/* The site factor first, so that the sum includes its change. */
-	site_factor_g_set(job_ptr);
-	/* The record is in by now; ask for what it points to. */
-	job_prio_prefetch(job_ptr, 1);
 	if (!(c = conf_get()))
 		return 0;
+	/*
+	 * The site factor first, so that the sum includes its change.
+	 * site_factor/none's changes nothing, and Slurm's wrapper times
+	 * each call with two gettimeofday() and a formatted string: the
+	 * job's priority is the same without the call.
+	 */
+	if (!c->site_factor_none)
+		site_factor_g_set(job_ptr);
+	/* The record is in by now; ask for what it points to. */
+	job_prio_prefetch(job_ptr, 1);
 	p = conf_prio_now(c);
 
 	assoc_mgr_lock(locks);
