@@ -391,6 +391,24 @@ static int check_password_file(const struct ts_power_bmc *b,
 	return TS_OK;
 }
 
+/* The directory of a file we create must exist and be writable. */
+static int check_dir_of(const char *key, const char *file, struct ts_error *err)
+{
+	char *copy = strdup(file);
+	const char *dir;
+	int rc = TS_OK;
+
+	if (!copy)
+		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
+	dir = dirname(copy);
+	if (access(dir, W_OK | X_OK))
+		rc = ts_error_set(err, TS_EIO, -1,
+				  "key \"%s\": directory %s: %s", key, dir,
+				  strerror(errno));
+	free(copy);
+	return rc;
+}
+
 int np_config_check(const char *path, const struct ts_power_config *cfg,
 		    struct ts_error *err)
 {
@@ -439,5 +457,9 @@ int np_config_check(const char *path, const struct ts_power_config *cfg,
 	}
 	for (i = 0; rc == TS_OK && i < cfg->n_bmc; i++)
 		rc = check_password_file(&cfg->bmc[i], err);
+	if (rc == TS_OK)
+		rc = check_dir_of("log_file", cfg->log_file, err);
+	if (rc == TS_OK)
+		rc = check_dir_of("state_file", cfg->state_file, err);
 	return with_path(path, rc, err);
 }

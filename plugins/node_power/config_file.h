@@ -39,8 +39,9 @@ int np_config_load(const char *path, struct ts_power_config *cfg,
  * np_config_check() - the system checks: the config file is not writable
  * by group or others (it names programs run as SlurmUser), the backend's
  * program is executable, each BMC password file is a readable regular
- * file of mode 0600 or stricter, and each poweroff_eligible node has a
- * BMC (ipmi) or a nid (capmc).
+ * file of mode 0600 or stricter, each poweroff_eligible node has a BMC
+ * (ipmi) or a nid (capmc), and the directories of log_file and
+ * state_file exist and are writable.
  */
 int np_config_check(const char *path, const struct ts_power_config *cfg,
 		    struct ts_error *err);

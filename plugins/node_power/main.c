@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include "command.h"
@@ -86,12 +87,13 @@ static int check_config(struct np_ctx *ctx)
 	return NP_EXIT_OK;
 }
 
-/* A refused configuration: stderr, and the log if one is known. */
+/* A refused configuration: stderr, syslog, and the log if one is known. */
 static void config_refused(struct np_ctx *ctx, const char *msg)
 {
 	struct ts_error err = TS_ERROR_INIT;
 
 	fprintf(stderr, "node_power: %s\n", msg);
+	syslog(LOG_ERR, "node_power: configuration refused: %s", msg);
 	if (ctx->cfg.log_file &&
 	    np_log_open(&ctx->log, ctx->cfg.log_file, &err) == TS_OK)
 		np_log(&ctx->log, TS_LOG_ERROR,
@@ -160,6 +162,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (np_log_open(&ctx.log, ctx.cfg.log_file, &err) != TS_OK) {
+		/* slurmctld closed our stderr: syslog is all that is left. */
+		syslog(LOG_ERR, "node_power: %s", err.msg);
 		fprintf(stderr, "node_power: %s\n", err.msg);
 		code = NP_EXIT_FAILED;
 		goto out;

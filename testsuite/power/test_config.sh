@@ -117,6 +117,10 @@ write ramp_ipmi <<END
 END
 refuses ramp_ipmi 'key "power_ramp_rate_enable": True needs backend "capmc"'
 
+sed "s#$T/np.state#$T/missing/np.state#" "$T/good.json" >"$T/state_dir.json"
+chmod 644 "$T/state_dir.json"
+refuses state_dir "key \"state_file\": directory $T/missing: No such file or directory"
+
 cp "$T/good.json" "$T/public_pass.json"
 printf 'secret\n' >"$T/public.pass"
 chmod 644 "$T/public.pass"
