@@ -28,8 +28,8 @@ pid_is_ours()
 	local text
 	pid_alive "$1" || return 1
 	# read first: "grep -q | ..." under pipefail fails on SIGPIPE
-	text=$(tr '\0' '\n' <"/proc/$1/cmdline" 2>/dev/null
-	       tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null)
+	text=$(tr '\0' '\n' 2>/dev/null <"/proc/$1/cmdline"
+	       tr '\0' '\n' 2>/dev/null <"/proc/$1/environ")
 	[[ $text == *"$DIR/"* ]]
 }
 
@@ -51,14 +51,17 @@ daemon_running()
 # stdio to $DIR/log/NAME.stdout, record its pid.  perl clears the signal
 # mask first: a ResumeProgram forked by slurmctld inherits SIGTERM blocked,
 # and a slurmd started from there would ignore "cluster node off" (power
-# lab RECIPE caveat 2).  perl then execs CMD, so $! is the daemon's pid.
-# The environment is passed as is; callers export SLURM_CONF.
+# lab RECIPE caveat 2).  It also closes inherited descriptors above 2 (a
+# caller's lock file must not stay locked by a daemon).  perl then execs
+# CMD, so $! is the daemon's pid.  The environment is passed as is;
+# callers export SLURM_CONF.
 spawn()
 {
 	local name=$1
 	shift
 	perl -MPOSIX -e 'POSIX::setsid();
 		sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die "sigprocmask: $!";
+		POSIX::close($_) for 3 .. 1023;
 		exec @ARGV or die "exec $ARGV[0]: $!"' -- "$@" \
 		</dev/null >>"$DIR/log/$name.stdout" 2>&1 &
 	echo $! >"$DIR/run/$name.pid"
@@ -76,6 +79,26 @@ last_lines()
 	done
 }
 
+# exit_reason NAME - set EXIT_REASON to how NAME's process ended, if
+# this shell spawned it: "exit status N" or "killed by signal SIG" (a
+# daemon dying with an empty log was usually killed from outside).  Not
+# in $(...): a subshell cannot wait for its parent's children.
+exit_reason()
+{
+	local pid st
+	EXIT_REASON="status unknown"
+	pid=$(pidfile_pid "$1") || return 0
+	wait "$pid" 2>/dev/null
+	st=$?
+	if [ "$st" = 127 ]; then
+		EXIT_REASON="not started by this shell, status unknown"
+	elif [ "$st" -gt 128 ]; then
+		EXIT_REASON="killed by signal SIG$(kill -l $((st - 128)))"
+	else
+		EXIT_REASON="exit status $st"
+	fi
+}
+
 # await NAME SECONDS WHAT CMD... - poll CMD every 0.2 s until it succeeds.
 # Fails at once if daemon NAME died, or after SECONDS, saying which daemon,
 # what we waited for, and its last log lines.
@@ -89,8 +112,9 @@ await()
 			return 0
 		fi
 		if ! daemon_running "$name"; then
+			exit_reason "$name"
 			echo "cluster: $name (pid $(pidfile_pid "$name")) exited" \
-			     "while waiting for $what" >&2
+			     "($EXIT_REASON) while waiting for $what" >&2
 			last_lines "$name" >&2
 			return 1
 		fi
@@ -128,6 +152,18 @@ stop_daemon()
 		fi
 	fi
 	rm -f "$DIR/run/$name.pid"
+}
+
+# dir_in_use - another process holds $DIR.lock (a scenario run owns this
+# cluster), unless we run under it (it exports TS_CLUSTER_LOCK_HOLDER).
+# Prints the holder's description.
+dir_in_use()
+{
+	local lock=$DIR.lock
+	[ -f "$lock" ] || return 1
+	[ "${TS_CLUSTER_LOCK_HOLDER:-}" = "$DIR" ] && return 1
+	flock -n "$lock" true 2>/dev/null && return 1
+	cat "$lock"
 }
 
 # port_listening PORT - something listens on TCP PORT.

@@ -15,6 +15,12 @@
 TS_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TS_TOP=$(cd "$TS_LIB_DIR/../.." && pwd)
 TS_CLUSTER=$TS_LIB_DIR/cluster
+# Same choice as the cluster tool: TS_CLUSTER_DIR, else the cluster of
+# SLURM_CONF, else <top>/build/cluster.
+if [ -z "${TS_CLUSTER_DIR:-}" ] && [ -n "${SLURM_CONF:-}" ] &&
+   [ -f "$(dirname "$(dirname "$SLURM_CONF")")/.treeshare-cluster" ]; then
+	TS_CLUSTER_DIR=$(dirname "$(dirname "$SLURM_CONF")")
+fi
 TS_CLUSTER_DIR=$(readlink -f "${TS_CLUSTER_DIR:-$TS_TOP/build/cluster}")
 export TS_CLUSTER_DIR
 export SLURM_CONF=$TS_CLUSTER_DIR/etc/slurm.conf

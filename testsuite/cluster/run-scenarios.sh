@@ -7,8 +7,18 @@
 #   (a) scenario-usage-order.sh   seed 000 tree, usage, sprio vs sshare
 #   (b) scenario-restart.sh       usage survives a slurmctld restart
 #   (c) scenario-reconfigure.sh   reconfigure scales FAIRSHARE by weight
+#   (e) scenario_switch.sh        priority/treeshare only (plugin
+#                                 engineer's): multifactor and treeshare
+#                                 give the same sshare/sprio text on one
+#                                 state; bad PriorityParameters keys
+#   (d) scenario-node-power.sh    node off/on/kill helpers of the power lab
 # then "cluster down" and a check, by pid, that nothing it started is
 # left.  The cluster goes down on any exit (trap), logs stay.
+# The directory is $TS_CHECK_DIR_PREFIX<name> (default
+# <top>/build/cluster-check-<name>); the run holds an flock on
+# <dir>.lock for its lifetime, so a second run on the same directory (or a
+# "cluster up/down" there from another shell) fails at once instead of
+# wiping this one.
 # Appends TAP lines to TAP_FILE; exit status 1 if any test failed.
 set -u -o pipefail
 
@@ -16,15 +26,32 @@ PLUGIN=${1:?usage: run-scenarios.sh PLUGIN TAP_FILE}
 TAP_FILE=$(readlink -f "${2:?usage: run-scenarios.sh PLUGIN TAP_FILE}")
 P=${PLUGIN#priority/}
 HERE=$(cd "$(dirname "$0")" && pwd)
-export TS_CLUSTER_DIR=$(cd "$HERE/../.." && pwd)/build/cluster-check-$P
+TS_CHECK_DIR_PREFIX=${TS_CHECK_DIR_PREFIX:-$(cd "$HERE/../.." && pwd)/build/cluster-check-}
+mkdir -p "$(dirname "$TS_CHECK_DIR_PREFIX$P")"
+TS_CLUSTER_DIR=$(readlink -f "$TS_CHECK_DIR_PREFIX$P")
+export TS_CLUSTER_DIR TS_CLUSTER_LOCK_HOLDER=$TS_CLUSTER_DIR
 
 # shellcheck source=lib.sh
 . "$HERE/lib.sh"
 . "$HERE/scenario-usage-order.sh"
 . "$HERE/scenario-restart.sh"
 . "$HERE/scenario-reconfigure.sh"
+. "$HERE/scenario-node-power.sh"
+if [ "$PLUGIN" = priority/treeshare ]; then
+	. "$HERE/scenario_switch.sh"
+fi
 
 UP_LOG=$(dirname "$TAP_FILE")/cluster-$P.up.log
+# The lock: fd 9 stays open (and locked) until this script exits.
+exec 9>>"$TS_CLUSTER_DIR.lock"
+if ! flock -n 9; then
+	not_ok "$P: run-scenarios.sh gets $TS_CLUSTER_DIR to itself" \
+		"in use by $(cat "$TS_CLUSTER_DIR.lock");" \
+		"set TS_CHECK_DIR_PREFIX to run elsewhere"
+	exit 1
+fi
+echo "run-scenarios.sh pid $$ ($PLUGIN) since $(date '+%F %T')" >"$TS_CLUSTER_DIR.lock"
+
 PIDS=
 DOWN_DONE=0
 
@@ -67,7 +94,11 @@ sed 's/^/# /' "$UP_LOG"
 if scenario_usage_order; then
 	scenario_restart
 	scenario_reconfigure
+	if [ "$PLUGIN" = priority/treeshare ]; then
+		scenario_switch
+	fi
 fi
+scenario_node_power
 down_and_check
 diag "$P: scenarios done in $(($(date +%s) - t0))s; logs in $TS_CLUSTER_DIR/log"
 [ "${TAP_FAILED:-0}" -eq 0 ]

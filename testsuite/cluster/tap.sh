@@ -14,19 +14,24 @@ tap_emit()
 	[ "$TAP_FILE" = /dev/null ] || echo "$1" >>"$TAP_FILE"
 }
 
+# tap_next - set TAP_COUNT to the next test number (in this shell, so
+# call it directly, not in $(...)).
 tap_next()
 {
-	local n=0
-	[ -f "$TAP_FILE" ] && n=$(grep -cE '^(not )?ok ' "$TAP_FILE")
-	[ "$TAP_FILE" = /dev/null ] && n=${TAP_COUNT:-0}
-	TAP_COUNT=$((n + 1))
-	echo "$TAP_COUNT"
+	if [ "$TAP_FILE" = /dev/null ]; then
+		TAP_COUNT=$((${TAP_COUNT:-0} + 1))
+	elif [ -f "$TAP_FILE" ]; then
+		TAP_COUNT=$(($(grep -cE '^(not )?ok ' "$TAP_FILE") + 1))
+	else
+		TAP_COUNT=1
+	fi
 }
 
 # ok NAME - a passing assertion.
 ok()
 {
-	tap_emit "ok $(tap_next) - $*"
+	tap_next
+	tap_emit "ok $TAP_COUNT - $*"
 }
 
 # not_ok NAME [DIAG...] - a failing assertion; DIAG lines follow as
@@ -35,7 +40,8 @@ not_ok()
 {
 	local name=$1 line l
 	shift
-	tap_emit "not ok $(tap_next) - $name"
+	tap_next
+	tap_emit "not ok $TAP_COUNT - $name"
 	for line in "$@"; do
 		while IFS= read -r l; do tap_emit "#   $l"; done <<<"$line"
 	done
