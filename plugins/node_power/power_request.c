@@ -179,6 +179,97 @@ static void read_resume_file(char *buf, size_t len)
 			buf[i] = ' ';
 }
 
+/* The worse of two exit codes: failed, then refused, then ok. */
+static int worse(int a, int b)
+{
+	if (a == NP_EXIT_FAILED || b == NP_EXIT_FAILED)
+		return NP_EXIT_FAILED;
+	return a != NP_EXIT_OK ? a : b;
+}
+
+/*
+ * SuspendProgram: power off what may be powered off; ramp the sleep
+ * states of the rest down instead, where ramping is enabled (seed 001:
+ * "power off/on only for eligible nodes when power_on_off_enable is set,
+ * else sleep-state ramping only").
+ */
+static int suspend_nodes(struct np_ctx *ctx, const struct ts_hostlist *hl,
+			 const int *busy)
+{
+	const char **sub[2];
+	int *sub_busy[2], code = NP_EXIT_OK, has_sleep;
+	size_t n[2] = { 0, 0 }, i, k;
+
+	has_sleep = ctx->backend.set_sleep_limit != NULL;
+	for (k = 0; k < 2; k++) {
+		sub[k] = calloc(hl->n, sizeof(*sub[k]));
+		sub_busy[k] = calloc(hl->n, sizeof(*sub_busy[k]));
+	}
+	if (!sub[0] || !sub[1] || !sub_busy[0] || !sub_busy[1]) {
+		code = NP_EXIT_FAILED;
+		goto out;
+	}
+	for (i = 0; i < hl->n; i++) {
+		k = ts_power_suspend_op(&ctx->cfg, hl->name[i], has_sleep) ==
+		    TS_POWER_OP_RAMP_DOWN;
+		if (k)
+			np_log(&ctx->log, TS_LOG_INFO,
+			       "node_power_off;%s: not powered off (%s): "
+			       "ramping its sleep state down instead",
+			       hl->name[i],
+			       ctx->cfg.power_on_off_enable
+				       ? "not in poweroff_eligible"
+				       : "power_on_off_enable is False");
+		sub_busy[k][n[k]] = busy ? busy[i] : 0;
+		sub[k][n[k]++] = hl->name[i];
+	}
+	if (n[0])
+		code = np_run(ctx, TS_POWER_OP_OFF, sub[0], n[0], sub_busy[0]);
+	if (n[1])
+		code = worse(code, np_run(ctx, TS_POWER_OP_RAMP_DOWN, sub[1],
+					  n[1], sub_busy[1]));
+out:
+	for (k = 0; k < 2; k++) {
+		free(sub[k]);
+		free(sub_busy[k]);
+	}
+	return code;
+}
+
+/*
+ * ResumeProgram: nodes left ramped down (sleep limit above 0) are first
+ * ramped back up to 0; then every node is powered on, which re-boots a
+ * node that is on already, so that its slurmd registers afresh.
+ */
+static int resume_nodes(struct np_ctx *ctx, const struct ts_hostlist *hl)
+{
+	struct ts_power_store s = TS_POWER_STORE_INIT;
+	struct ts_power_state st = TS_POWER_STATE_INIT;
+	struct ts_error err = TS_ERROR_INIT;
+	const char **up = calloc(hl->n ? hl->n : 1, sizeof(*up));
+	size_t i, n = 0;
+	int code = NP_EXIT_OK;
+
+	if (!up)
+		return NP_EXIT_FAILED;
+	if (ctx->backend.set_sleep_limit &&
+	    ts_power_store_lock(&s, ctx->cfg.state_file, &st, &err) == TS_OK) {
+		for (i = 0; i < hl->n; i++) {
+			long k = ts_power_state_find(&st, hl->name[i]);
+
+			if (k >= 0 && st.node[k].sleep > 0)
+				up[n++] = hl->name[i];
+		}
+	}
+	ts_power_store_unlock(&s);
+	ts_power_state_free(&st);
+	if (n)
+		code = np_run(ctx, TS_POWER_OP_RAMP_UP, up, n, NULL);
+	free(up);
+	return worse(code, np_run(ctx, TS_POWER_OP_ON,
+				  (const char *const *)hl->name, hl->n, NULL));
+}
+
 int np_request(struct np_ctx *ctx, enum ts_power_op op, const char *expr)
 {
 	const char *event = ts_power_op_event(op);
@@ -234,7 +325,13 @@ int np_request(struct np_ctx *ctx, enum ts_power_op op, const char *expr)
 				       "node",
 				       event, hl.name[i]);
 	}
-	code = np_run(ctx, op, (const char *const *)hl.name, hl.n, busy);
+	if (op == TS_POWER_OP_OFF)
+		code = suspend_nodes(ctx, &hl, busy);
+	else if (op == TS_POWER_OP_ON)
+		code = resume_nodes(ctx, &hl);
+	else
+		code = np_run(ctx, op, (const char *const *)hl.name, hl.n,
+			      busy);
 	free(busy);
 	free(unknown);
 	ts_hostlist_free(&hl);

@@ -96,6 +96,16 @@ enum ts_power_verdict ts_power_refusal(const struct ts_power_config *cfg,
 	return TS_POWER_PENDING;
 }
 
+enum ts_power_op ts_power_suspend_op(const struct ts_power_config *cfg,
+				     const char *node, int has_sleep)
+{
+	if (cfg->power_on_off_enable && ts_power_config_eligible(cfg, node))
+		return TS_POWER_OP_OFF;
+	if (cfg->power_ramp_rate_enable && has_sleep)
+		return TS_POWER_OP_RAMP_DOWN;
+	return TS_POWER_OP_OFF;
+}
+
 time_t ts_power_stale_after(const struct ts_power_config *cfg)
 {
 	long per_cmd = cfg->command_timeout * (cfg->command_retries + 1);

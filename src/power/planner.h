@@ -63,6 +63,18 @@ enum ts_power_verdict ts_power_refusal(const struct ts_power_config *cfg,
 				       int busy, int has_sleep);
 
 /*
+ * ts_power_suspend_op() - what a suspend (Slurm's SuspendProgram) does to
+ * a node (seed 001: power off/on only for eligible nodes when
+ * power_on_off_enable is set, else sleep-state ramping only):
+ * TS_POWER_OP_OFF when power_on_off_enable is True and the node is
+ * poweroff_eligible; else TS_POWER_OP_RAMP_DOWN when
+ * power_ramp_rate_enable is True and the backend has sleep states; else
+ * TS_POWER_OP_OFF, which ts_power_refusal() then refuses.
+ */
+enum ts_power_op ts_power_suspend_op(const struct ts_power_config *cfg,
+				     const char *node, int has_sleep);
+
+/*
  * ts_power_stale_after() - age in seconds after which a claim is repaired
  * even if its owner pid exists (the pid may have been reused): twice the
  * longest a run may legitimately hold one.

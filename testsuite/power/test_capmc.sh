@@ -238,21 +238,38 @@ check "min_node_down_delay beyond max_wait: not powered on, exit 3" \
 check "that refusal is logged" \
 	has_line "$T/np.log" ";node_power_on;nid00025: powered off at [0-9]+, min_node_down_delay 100 s ends in [0-9]+ s, after the wait limit: not powering on$"
 
-# --- K. refusals: not eligible, disabled --------------------------------
+# --- K. what may not be powered off is ramped down, or refused ----------
+# Seed 001: power off/on only for eligible nodes when power_on_off_enable
+# is set, else sleep-state ramping only.
 setup refuse "$DOUBLE4" ""
 sed -i 's/"poweroff_eligible": "nid000\[24-27\]"/"poweroff_eligible": "nid00024"/' "$T/np.json"
 np suspend 'nid000[24-25]'
 rc=$?
-check "suspend of an ineligible node: exit 3, only the eligible one powered off" \
-	bash -c "[ $rc = 3 ] && [ \"\$(grep -o '\"argv\": \[[^]]*node_off[^]]*\]' '$T/capmc/calls.log')\" = '\"argv\": [\"node_off\", \"--nids\", \"24\"]' ]"
+check "suspend nid000[24-25] with only nid00024 eligible: exit $rc" [ $rc = 0 ]
+check "eligible nid00024 powered off, ineligible nid00025 ramped down instead" \
+	[ "$(calls | grep -v node_status | tr '\n' '|')" = "node_off --nids 24|set_sleep_state_limit --nids 25 --limit 1|set_sleep_state_limit --nids 25 --limit 2|set_sleep_state_limit --nids 25 --limit 3|set_sleep_state_limit --nids 25 --limit 4|" ]
+check "logged: 'nid00025: not powered off (not in poweroff_eligible): ramping its sleep state down instead'" \
+	has_line "$T/np.log" ";node_power_off;nid00025: not powered off \(not in poweroff_eligible\): ramping its sleep state down instead$"
+: >"$T/capmc/calls.log"
+np resume 'nid000[24-25]'
+rc=$?
+check "resume: ramped-down nid00025 ramped up first, then both powered on (nid00025, still on, re-initialised); exit $rc" \
+	bash -c "[ $rc = 0 ] && [ \"\$(calls | grep -v '^node_status' | tr '\n' '|')\" = 'set_sleep_state_limit --nids 25 --limit 3|set_sleep_state_limit --nids 25 --limit 2|set_sleep_state_limit --nids 25 --limit 1|set_sleep_state_limit --nids 25 --limit 0|node_on --nids 24|node_reinit --nids 25|' ]"
+sed -i 's/"power_ramp_rate_enable": "True"/"power_ramp_rate_enable": "False"/' "$T/np.json"
+: >"$T/capmc/calls.log"
+np suspend nid00025
+rc=$?
+check "ramping disabled: suspend of ineligible nid00025 refused (exit $rc), no capmc call" \
+	bash -c "[ $rc = 3 ] && [ ! -s '$T/capmc/calls.log' ]"
 check "refusal logged: 'node_power_off;refused: nid00025: not in poweroff_eligible'" \
 	has_line "$T/np.log" ";node_power_off;refused: nid00025: not in poweroff_eligible$"
 sed -i 's/"power_on_off_enable": "True"/"power_on_off_enable": "False"/' "$T/np.json"
-: >"$T/capmc/calls.log"
 np suspend nid00024
 rc=$?
-check "power_on_off_enable False: suspend refused (exit 3), no capmc call" \
+check "power_on_off_enable and power_ramp_rate_enable False: suspend refused (exit $rc), no capmc call" \
 	bash -c "[ $rc = 3 ] && [ ! -s '$T/capmc/calls.log' ]"
+check "refusal logged: 'refused: nid00024: power_on_off_enable is False'" \
+	has_line "$T/np.log" ";node_power_off;refused: nid00024: power_on_off_enable is False$"
 
 # --- L. run as slurmctld runs it ----------------------------------------
 # argv[0] the link's base name, environment SLURM_CONF only, fds 0-2

@@ -66,6 +66,31 @@ START_TEST(power_on_and_ramp_up_are_never_refused_by_policy)
 }
 END_TEST
 
+/* Seed 001: power off only eligible nodes, else sleep-state ramping. */
+START_TEST(suspend_ramps_down_what_it_may_not_power_off)
+{
+	struct ts_error err = TS_ERROR_INIT;
+
+	ck_assert_int_eq(
+		ts_power_config_set(&cfg, "poweroff_eligible", "n1", 1, &err),
+		TS_OK);
+	cfg.power_on_off_enable = 1;
+	cfg.power_ramp_rate_enable = 1;
+	ck_assert_int_eq(ts_power_suspend_op(&cfg, "n1", 1), TS_POWER_OP_OFF);
+	ck_assert_int_eq(ts_power_suspend_op(&cfg, "n2", 1),
+			 TS_POWER_OP_RAMP_DOWN);
+	/* IPMI has no sleep states: a power off, to be refused. */
+	ck_assert_int_eq(ts_power_suspend_op(&cfg, "n2", 0), TS_POWER_OP_OFF);
+	cfg.power_on_off_enable = 0;
+	ck_assert_int_eq(ts_power_suspend_op(&cfg, "n1", 1),
+			 TS_POWER_OP_RAMP_DOWN);
+	cfg.power_ramp_rate_enable = 0;
+	ck_assert_int_eq(ts_power_suspend_op(&cfg, "n1", 1), TS_POWER_OP_OFF);
+	ck_assert_int_eq(ts_power_refusal(&cfg, TS_POWER_OP_OFF, "n1", 0, 1),
+			 TS_POWER_REFUSED_DISABLED);
+}
+END_TEST
+
 /* Seed 001's lines end in "--limit 4" (down) and "--limit 0" (up). */
 START_TEST(ramp_steps_level_by_level_to_deepest_and_back_to_zero)
 {
@@ -266,6 +291,7 @@ Suite *suite_power_planner(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, power_off_needs_enable_eligibility_and_an_idle_node);
 	tcase_add_test(tc, power_on_and_ramp_up_are_never_refused_by_policy);
+	tcase_add_test(tc, suspend_ramps_down_what_it_may_not_power_off);
 	tcase_add_test(tc,
 		       ramp_steps_level_by_level_to_deepest_and_back_to_zero);
 	tcase_add_test(tc, repair_releases_claims_of_dead_or_stale_owners_only);
