@@ -16,6 +16,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <slurm/slurm_version.h>
+
 #include "cli.h"
 #include "fields.h"
 
@@ -109,7 +111,10 @@ Extended columns: TreeUsage Perc PBSFactor Rank ClassicFS DOFS FairTreeFS\n\
 
 static void version(void)
 {
-	printf("sshare-ext (treeshare) for slurm 22.05\n");
+	printf("sshare-ext (treeshare) for slurm %d.%02d.%d\n",
+	       SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
+	       SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
+	       SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER));
 }
 
 static int die(const char *fmt, const char *arg)

@@ -190,39 +190,7 @@ t_json()
 {
 	"$B" --input "$SEED" -l -P >"$tmp/text" &&
 	"$B" --input "$SEED" -l --json >"$tmp/json" || return 1
-	python3 - "$tmp/text" "$tmp/json" <<'PY'
-import json, sys
-rows = [l.rstrip("\n").split("|") for l in open(sys.argv[1])]
-head, rows = rows[0], rows[1:]
-doc = json.load(open(sys.argv[2]))
-assert doc["format"] == "sshare-ext/1", doc["format"]
-assoc = doc["associations"]
-assert len(assoc) == len(rows), (len(assoc), len(rows))
-keys = {"RawShares": "raw_shares", "NormShares": "norm_shares",
-        "RawUsage": "raw_usage", "NormUsage": "norm_usage",
-        "EffectvUsage": "effectv_usage", "FairShare": "fairshare",
-        "LevelFS": "level_fs", "TreeUsage": "tree_usage", "Perc": "perc",
-        "PBSFactor": "pbs_factor", "Rank": "rank",
-        "ClassicFS": "classic_fs", "DOFS": "dofs",
-        "FairTreeFS": "fair_tree_fs", "GrpTRESMins": "grp_tres_mins",
-        "TRESRunMins": "tres_run_mins"}
-for text, obj in zip(rows, assoc):
-    cells = dict(zip(head, text))
-    acct = cells["Account"].strip()
-    assert obj["account"] == acct, (obj["account"], acct)
-    assert (obj["user"] or "") == cells["User"], (obj["user"], cells)
-    for col, key in keys.items():
-        t, v = cells[col], obj[key]
-        if t == "":
-            assert v in (None, ""), (acct, col, t, v)
-        elif t in ("inf", "parent"):
-            assert v == t, (acct, col, t, v)
-        elif "." in t:
-            assert "%.6f" % v == t, (acct, col, t, v)
-        else:
-            assert v == int(t), (acct, col, t, v)
-print("ok", len(rows), "rows")
-PY
+	python3 "$here/json_matches_text.py" "$tmp/text" "$tmp/json"
 }
 check "--json parses and equals the -l -P text view cell by cell" t_json
 
