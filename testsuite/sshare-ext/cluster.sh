@@ -167,7 +167,7 @@ views_online()
 cluster_up()
 {
 	local t=$(date +%s) rc
-	timeout 60 "$TS_CLUSTER" up --plugin "$1" --nodes 2 >>"$UP_LOG" 2>	timeout 120 "$TS_CLUSTER" up --plugin "$1" --nodes 2 >>"$UP_LOG" 2>&11
+	timeout 30 "$TS_CLUSTER" up --plugin "$1" --nodes 2 >>"$UP_LOG" 2>&1
 	rc=$?
 	echo "cluster.sh: up exited $rc after $(($(date +%s) - t))s" >>"$UP_LOG"
 	return $rc
@@ -210,7 +210,7 @@ run_plugin()
 	# or slurmdbd, or hangs starting slurmdbd, while other clusters start
 	# on the machine (reported to the cluster lab)
 	if ! cluster_up "$plugin" && ! cluster_up "$plugin" &&
-	   ! cluster_up "$plugin"; then
+	   ! cluster_up "$plugin" && ! cluster_up "$plugin"; then
 		not_ok "$P: cluster up with $plugin" "$(tail -30 "$UP_LOG")"
 		return 1
 	fi
