@@ -4,9 +4,10 @@
  * the treeshare tree file, and saved "sshare -P" output.
  *
  * Both readers first turn lines into records (one per association, the
- * root is record 0), then check and sum usage bottom-up, then append the
- * records to the struct ts_tree in order.  Names are looked up through a
- * small hash table, so a hostile file with many lines stays linear.
+ * root is record 0) and give each its parent; the tree file's usage is
+ * then filled and checked bottom-up; last the records are appended to
+ * the struct ts_tree in order.  Names are looked up through a small hash
+ * table, so a hostile file with many lines stays linear.
  *
  * Rebuilding the hierarchy from "sshare -P": sshare keeps the Account
  * column's indentation in parsable output (one more leading blank per
