@@ -13,6 +13,7 @@
 
 #include "assoc_tree.h"
 #include "cycle.h"
+#include "fs_cache.h"
 #include "job_prio.h"
 #include "state_file.h"
 #include "usage.h"
@@ -140,9 +141,13 @@ static int pass_step(void *x, void *arg)
 
 	ps->ring[i & (PASS_RING - 1)] = x;
 	job_prio_prefetch(x, charge_only ? -1 : 0);
-	if (!charge_only && i >= PASS_STAGE1)
-		job_prio_prefetch(ps->ring[(i - PASS_STAGE1) & (PASS_RING - 1)],
-				  1);
+	if (!charge_only && i >= PASS_STAGE1) {
+		job_record_t *ahead =
+			ps->ring[(i - PASS_STAGE1) & (PASS_RING - 1)];
+
+		job_prio_prefetch(ahead, 1);
+		fs_cache_prefetch(ahead->assoc_id);
+	}
 	if (!charge_only && i >= PASS_STAGE2)
 		job_prio_prefetch(ps->ring[(i - PASS_STAGE2) & (PASS_RING - 1)],
 				  2);

@@ -39,7 +39,8 @@ void fs_cache_put(uint32_t id, double factor);
 bool fs_cache_get(uint32_t id, enum ts_fs_algo algo, double damp,
 		  double *factor);
 
-/* fs_cache_prefetch() - start loading id's slot (a hint, no effect). */
+/* fs_cache_prefetch() - start loading id's slot (a hint, no effect);
+ * needs the association lock like fs_cache_get(). */
 void fs_cache_prefetch(uint32_t id);
 
 /* fs_cache_free() - release the memory (plugin fini). */

@@ -119,7 +119,6 @@ void job_prio_prefetch(job_record_t *job, int stage)
 			__builtin_prefetch(job->tres_req_cnt);
 		if (job->tres_alloc_cnt)
 			__builtin_prefetch(job->tres_alloc_cnt);
-		fs_cache_prefetch(job->assoc_id);
 		break;
 	default:
 		if ((pf = job->prio_factors)) {

@@ -76,7 +76,8 @@ double job_prio_part_tres(const struct ts_prio_config *p, job_record_t *job,
  * job_prio_recompute() will read of job: stage 0 the job record, stage 1
  * what the record points to (run it once stage 0 has had time), stage 2
  * one more level (the factors' TRES arrays); stage -1 only the job's
- * state (a charge pass).  Only hints: no effect on results.
+ * state (a charge pass).  Only hints: no effect on results.  Reads only
+ * job fields (the job lock covers them), not the fair-share cache.
  */
 void job_prio_prefetch(job_record_t *job, int stage);
 
