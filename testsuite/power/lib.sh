@@ -46,3 +46,43 @@ log_tail() { tail -n "${2:-15}" "$1" 2>/dev/null | diag; }
 
 # now_ms: wall clock in milliseconds.
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# capmc_calls LOG: the capmc double's calls (capmc_double.py's calls.log)
+# in order, one "VERB --nids LIST [--limit N]" line each.
+capmc_calls() {
+	python3 -c '
+import json, signal, sys
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["ev"] == "start":
+        print(" ".join(r["argv"]))' "$1" 2>/dev/null
+}
+
+# Simulated BMCs started by "bmc.sh start $BMC_DIR ...".
+# bmc_port NODE: its UDP port.
+bmc_port() { awk -v n="$1" '$1 == n { print $2 }' "$BMC_DIR/bmc.map"; }
+
+# bmc_chassis NODE: the BMC's own answer, "on" or "off".
+bmc_chassis() {
+	/usr/bin/ipmitool -I lanplus -C 3 -N 1 -R 1 -H 127.0.0.1 \
+		-p "$(bmc_port "$1")" -U admin -f "$BMC_DIR/bmc.pass" \
+		chassis power status 2>&1 |
+		sed -n 's/^Chassis Power is \(on\|off\)$/\1/p'
+}
+
+# bmc_chassis_all NODE...: "n1=on n2=off ..."
+bmc_chassis_all() {
+	local n out=''
+	for n in "$@"; do out="$out $n=$(bmc_chassis "$n")"; done
+	echo "${out# }"
+}
+
+# bmc_json NODE...: the members of node_power's "bmc" key for them.
+bmc_json() {
+	local n out=''
+	for n in "$@"; do
+		out="$out${out:+, }\"$n\": {\"address\": \"127.0.0.1\", \"port\": $(bmc_port "$n"), \"user\": \"admin\", \"password_file\": \"$BMC_DIR/bmc.pass\"}"
+	done
+	echo "$out"
+}

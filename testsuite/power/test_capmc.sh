@@ -39,15 +39,7 @@ END
 np() { "$NP" -c "$T/np.json" "$@"; }
 
 # calls: the double's calls in order, one "argv..." line each.
-calls() {
-	python3 -c '
-import json, signal, sys
-signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if r["ev"] == "start":
-        print(" ".join(r["argv"]))' "$T/capmc/calls.log"
-}
+calls() { capmc_calls "$T/capmc/calls.log"; }
 
 # start_times VERB: start time (s, float) of each call of VERB.
 start_times() {
@@ -62,7 +54,7 @@ for line in open(sys.argv[1]):
 
 # log_msgs: the EVENT;MESSAGE part of node_power's log lines.
 log_msgs() { cut -d';' -f5- "$T/np.log"; }
-export -f calls start_times log_msgs
+export -f calls capmc_calls start_times log_msgs
 
 DOUBLE4='{"nids": [24, 25, 26, 27], "latency": 1.0, "deepest": 4}'
 

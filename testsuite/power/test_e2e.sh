@@ -76,9 +76,13 @@ SchedulerParameters=bf_interval=2
 DebugFlags=Priority,Power
 END
 start=$(now_ms)
-up() { "$CLUSTER" --dir "$D" up --no-nodes --nodes 4 --conf-extra "$X/extra.conf" >"$X/up.log" 2>&1; }
-# One retry: the lab's bring-up has been seen to lose slurmdbd at start
-# when several clusters share the machine (reported to its owner).
+# Bounded, and one retry: the lab's bring-up has been seen to lose
+# slurmdbd at start, and to hang once waiting for a daemon it thought had
+# died, while several clusters shared the machine (reported to its owner).
+up() {
+	timeout -k 10 150 "$CLUSTER" --dir "$D" up --no-nodes --nodes 4 \
+		--conf-extra "$X/extra.conf" >"$X/up.log" 2>&1
+}
 if ! up; then
 	echo "# cluster up failed once, retrying:"
 	tail -n 4 "$X/up.log" | diag
@@ -96,21 +100,10 @@ if ! bash "$POWER_DIR/bmc.sh" start "$B" cluster "$D" $NODES 2>"$X/bmc.err"; the
 	diag <"$X/bmc.err"
 	exit 1
 fi
-port_of() { awk -v n="$1" '$1 == n { print $2 }' "$B/bmc.map"; }
-chassis() {
-	/usr/bin/ipmitool -I lanplus -C 3 -N 1 -R 1 -H 127.0.0.1 -p "$(port_of "$1")" \
-		-U admin -f "$B/bmc.pass" chassis power status 2>&1 |
-		sed -n 's/^Chassis Power is \(on\|off\)$/\1/p'
-}
-chassis_all() {
-	local n out=''
-	for n in $NODES; do out="$out $n=$(chassis "$n")"; done
-	echo "${out# }"
-}
-bmc=''
-for n in $NODES; do
-	bmc="$bmc${bmc:+, }\"$n\": {\"address\": \"127.0.0.1\", \"port\": $(port_of "$n"), \"user\": \"admin\", \"password_file\": \"$B/bmc.pass\"}"
-done
+export BMC_DIR=$B
+chassis() { bmc_chassis "$1"; }
+# shellcheck disable=SC2086
+chassis_all() { bmc_chassis_all $NODES; }
 # Beside SLURM_CONF: where node_power looks when slurmctld runs it.
 cat >"$D/etc/node_power.json" <<END
 { "backend": "ipmi", "power_on_off_enable": "True",
@@ -120,7 +113,7 @@ cat >"$D/etc/node_power.json" <<END
   "confirm_timeout": 10,
   "log_file": "$D/log/node_power.log",
   "state_file": "$D/state/node_power.state",
-  "bmc": { $bmc } }
+  "bmc": { $(bmc_json $NODES) } }
 END
 chmod 644 "$D/etc/node_power.json"
 NPC=("$NP" -c "$D/etc/node_power.json")
@@ -228,22 +221,15 @@ cat >"$X/capmc.json" <<END
   "log_file": "$X/capmc-np.log", "state_file": "$X/capmc.state" }
 END
 chmod 644 "$X/capmc.json"
-capmc_calls() {
-	python3 -c '
-import json, sys
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if r["ev"] == "start":
-        print(" ".join(r["argv"]))' "$X/capmc/calls.log" 2>/dev/null | tr '\n' '|'
-}
+calls() { capmc_calls "$X/capmc/calls.log" | tr '\n' '|'; }
 idle_now=$(sinfo -h -N -p lab -t idle -o '%N=%t' | sed -n 's/=idle$//p' | paste -sd, -)
 "$NP" -c "$X/capmc.json" cycle
 rc=$?
 check "capmc site's cycle: exit $rc; idle powered-up nodes were $idle_now" [ $rc = 0 ]
 check "cycle logged seed 001's 'power_ramp_limit: nodes to ramp down: $jobnodes'" \
 	has_line "$X/capmc-np.log" ";node_power;power_ramp_limit: nodes to ramp down: $(re_escape "$jobnodes")$"
-check "the job's nodes ramped down with --limit 1 2 3 4 (capmc calls: $(capmc_calls))" \
-	[ "$(capmc_calls)" = "set_sleep_state_limit --nids 1-2 --limit 1|set_sleep_state_limit --nids 1-2 --limit 2|set_sleep_state_limit --nids 1-2 --limit 3|set_sleep_state_limit --nids 1-2 --limit 4|" ]
+check "the job's nodes ramped down with --limit 1 2 3 4 (capmc calls: $(calls))" \
+	[ "$(calls)" = "set_sleep_state_limit --nids 1-2 --limit 1|set_sleep_state_limit --nids 1-2 --limit 2|set_sleep_state_limit --nids 1-2 --limit 3|set_sleep_state_limit --nids 1-2 --limit 4|" ]
 
 # --- a hung BMC: slurmctld gives up at ResumeTimeout -------------------------
 wait_for 60 "n4 powered down" node_state n4 'idle~'
@@ -326,8 +312,8 @@ check "slurmctld's ResumeProgram call for the power-up of n[3-4] is logged" \
 rc=$?
 check "capmc site's cycle with job $job_a on n[1-2]: exit $rc, 'power_ramp_limit: nodes to ramp up: n[1-2]'" \
 	bash -c "[ $rc = 0 ] && grep -q ';node_power;power_ramp_limit: nodes to ramp up: n\[1-2\]$' '$X/capmc-np.log'"
-check "n[1-2] ramped up with --limit 3 2 1 0 (capmc calls: $(capmc_calls))" \
-	[ "$(capmc_calls)" = "set_sleep_state_limit --nids 1-2 --limit 3|set_sleep_state_limit --nids 1-2 --limit 2|set_sleep_state_limit --nids 1-2 --limit 1|set_sleep_state_limit --nids 1-2 --limit 0|" ]
+check "n[1-2] ramped up with --limit 3 2 1 0 (capmc calls: $(calls))" \
+	[ "$(calls)" = "set_sleep_state_limit --nids 1-2 --limit 3|set_sleep_state_limit --nids 1-2 --limit 2|set_sleep_state_limit --nids 1-2 --limit 1|set_sleep_state_limit --nids 1-2 --limit 0|" ]
 scancel "$job_a" "$job_b" 2>/dev/null
 
 # --- everything node_power did stayed within the limit ---------------------

@@ -24,36 +24,21 @@ if ! bash "$POWER_DIR/bmc.sh" start "$T" file "$T" $NODES 2>"$T/bmc.err"; then
 fi
 ok "3 ipmi_sim BMCs answer lanplus on 127.0.0.1 ports $(awk '{print $2}' "$T/bmc.map" | tr '\n' ' ')"
 
-port_of() { awk -v n="$1" '$1 == n { print $2 }' "$T/bmc.map"; }
-
-# chassis NODE: the BMC's own answer, "on" or "off".
-chassis() {
-	/usr/bin/ipmitool -I lanplus -C 3 -N 1 -R 1 -H 127.0.0.1 -p "$(port_of "$1")" \
-		-U admin -f "$T/bmc.pass" chassis power status 2>&1 |
-		sed -n 's/^Chassis Power is \(on\|off\)$/\1/p'
-}
-
-# chassis_all: "n1=on n2=off n3=on"
-chassis_all() {
-	local n out=
-	for n in $NODES; do out="$out $n=$(chassis "$n")"; done
-	echo "${out# }"
-}
+export BMC_DIR=$T
+port_of() { bmc_port "$1"; }
+chassis() { bmc_chassis "$1"; }
+# shellcheck disable=SC2086
+chassis_all() { bmc_chassis_all $NODES; }
 
 # config EXTRA_JSON: $T/np.json with a bmc entry per node.
 config() {
-	local n bmc='' sep=''
-	for n in $NODES; do
-		bmc="$bmc$sep\"$n\": {\"address\": \"127.0.0.1\", \"port\": $(port_of "$n"), \"user\": \"admin\", \"password_file\": \"$T/bmc.pass\"}"
-		sep=", "
-	done
 	cat >"$T/np.json" <<-END
 	{ "backend": "ipmi", "power_on_off_enable": "True",
 	  "poweroff_eligible": "n[1-3]", "min_node_down_delay": "0",
 	  "slurm_check": false, "command_timeout": 10, "command_retries": 1,
 	  "soft_off_timeout": 5, "confirm_timeout": 10, "max_wait": 30,
 	  "log_file": "$T/np.log", "state_file": "$T/np.state",
-	  "bmc": { $bmc } $1 }
+	  "bmc": { $(bmc_json $NODES) } $1 }
 	END
 	chmod 644 "$T/np.json"
 }
