@@ -55,6 +55,17 @@ check: deps
 	@$(MAKE) --no-print-directory all
 	@bash testsuite/check.sh $(CHECK_STAGES) $(CHECK_STAGES_LATE)
 
+# install: the plugin (PLUGINDIR), node_power and its links (sbin),
+# sshare-ext (bin) and every man page.  DESTDIR is honoured.
+BINDIR ?= $(PREFIX)/bin
+install: all install-plugin install-node_power
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
+	install -m 0755 $(BUILD)/bin/sshare-ext $(DESTDIR)$(BINDIR)/sshare-ext
+	install -m 0644 docs/sshare-ext.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 docs/priority_treeshare.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 docs/fairshare-algorithms.7 $(DESTDIR)$(MANDIR)/man7/
+
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/lib $(BUILD)/bin $(BUILD)/check \
 		$(BUILD)/fuzz $(BUILD)/plugins
