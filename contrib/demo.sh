@@ -10,7 +10,9 @@ set -u -o pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 CLUSTER=$TOP/testsuite/cluster/cluster
-SO=$TOP/build/lib/slurm/priority_treeshare.so
+# TS_DEMO_PLUGIN: another PriorityType to demonstrate (default ours)
+plugin=${TS_DEMO_PLUGIN:-priority/treeshare}
+SO=$TOP/build/lib/slurm/${plugin/\//_}.so
 export TS_CLUSTER_DIR=${TS_CLUSTER_DIR:-$TOP/build/cluster}
 # shellcheck source=../testsuite/cluster/lib.sh
 . "$TOP/testsuite/cluster/lib.sh"
@@ -18,8 +20,7 @@ export TS_CLUSTER_DIR=${TS_CLUSTER_DIR:-$TOP/build/cluster}
 say() { printf '\n==> %s\n' "$*"; }
 t0=$(date +%s)
 
-plugin=priority/treeshare
-if [ ! -f "$SO" ]; then
+if [ "$plugin" != priority/multifactor ] && [ ! -f "$SO" ]; then
 	say "NOTE: $SO is not built yet;" \
 	    "the demo runs Debian's priority/multifactor instead."
 	plugin=priority/multifactor
@@ -27,7 +28,7 @@ fi
 say "Starting a private Slurm cluster in $TS_CLUSTER_DIR ($plugin)"
 if ! "$CLUSTER" up --plugin "$plugin"; then
 	[ "$plugin" = priority/multifactor ] && exit 1
-	say "NOTE: slurmctld did not start with priority/treeshare (reason" \
+	say "NOTE: slurmctld did not start with $plugin (reason" \
 	    "above, log $TS_CLUSTER_DIR/log/slurmctld.log);" \
 	    "falling back to Debian's priority/multifactor."
 	plugin=priority/multifactor

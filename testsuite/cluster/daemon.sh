@@ -3,13 +3,17 @@
 #
 # Sourced by testsuite/cluster/cluster.  Needs $DIR (the cluster directory,
 # absolute).  Every daemon runs in the foreground (-D/-F) in its own session
-# and the pid we launched is written to $DIR/run/NAME.pid at once, so the
-# pidfile names exactly the process we started, before the daemon could
-# fail.  The daemons write the same file themselves (same pid).
+# and "PID STARTTIME" of the process we launched is written to
+# $DIR/run/pid/NAME at once, so the record names exactly the process we
+# started, before the daemon could fail.  The daemons' own pidfiles
+# ($DIR/run/NAME.pid, same pid) are not read: a daemon truncates and
+# rewrites its pidfile while starting.
 #
-# A pid counts as ours only while its command line or environment names
-# "$DIR/": a stale pidfile whose pid the kernel gave to another process is
-# never signalled (cf. MUNGE's tests/sharness.d/03-munged.sh).
+# A recorded pid counts as ours only while the process with that pid has
+# the recorded start time (field 22 of /proc/PID/stat, which exec keeps):
+# a record whose pid the kernel gave to another process is never
+# signalled (cf. MUNGE's tests/sharness.d/03-munged.sh).  Reading
+# /proc/PID/environ for this proved unreliable while a daemon starts up.
 
 # pid_alive PID - the process exists and is not a zombie.  PID 1 on this
 # VM reaps orphans only every ~2 s, so a killed daemon lingers as Z.
@@ -22,7 +26,17 @@ pid_alive()
 	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
 }
 
-# pid_is_ours PID - alive, and its cmdline or environment mentions $DIR.
+# proc_starttime PID - the process's start time in clock ticks since boot.
+proc_starttime()
+{
+	local rest
+	rest=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
+	set -- $rest
+	echo "${20}"
+}
+
+# pid_is_ours PID - alive, and its cmdline or environment mentions $DIR
+# (for processes we did not start ourselves: our slurmds' slurmstepds).
 pid_is_ours()
 {
 	local text
@@ -33,18 +47,24 @@ pid_is_ours()
 	[[ $text == *"$DIR/"* ]]
 }
 
-# pidfile_pid NAME - the pid recorded for daemon NAME, or nothing.
+# pidfile_pid NAME - the pid recorded for daemon NAME; fails if none.
 pidfile_pid()
 {
-	local f=$DIR/run/$1.pid
-	[ -s "$f" ] && tr -dc '0-9' <"$f"
+	local f=$DIR/run/pid/$1 pid rest
+	[ -s "$f" ] || return 1
+	read -r pid rest <"$f"
+	[[ $pid =~ ^[0-9]+$ ]] && echo "$pid"
 }
 
-# daemon_running NAME - NAME's recorded pid is alive and ours.
+# daemon_running NAME - the process recorded for NAME is alive: its pid
+# exists, is no zombie, and has the recorded start time.
 daemon_running()
 {
-	local pid
-	pid=$(pidfile_pid "$1") && pid_is_ours "$pid"
+	local f=$DIR/run/pid/$1 pid start
+	[ -s "$f" ] || return 1
+	read -r pid start <"$f"
+	[[ $pid =~ ^[0-9]+$ ]] && [ -n "$start" ] && pid_alive "$pid" &&
+		[ "$(proc_starttime "$pid")" = "$start" ]
 }
 
 # spawn NAME CMD... - start CMD (a foreground daemon) in its own session,
@@ -64,16 +84,20 @@ spawn()
 		POSIX::close($_) for 3 .. 1023;
 		exec @ARGV or die "exec $ARGV[0]: $!"' -- "$@" \
 		</dev/null >>"$DIR/log/$name.stdout" 2>&1 &
-	echo $! >"$DIR/run/$name.pid"
+	mkdir -p "$DIR/run/pid"
+	echo "$! $(proc_starttime $!)" >"$DIR/run/pid/$name"
 }
 
-# last_lines NAME [N] - the last N (default 15) lines of NAME's log files,
+# last_lines NAME - the last 15 lines of NAME's log file and the last 5
+# of its stdio (in the foreground Slurm daemons repeat their log there),
 # indented, for timeout and failure messages.
 last_lines()
 {
-	local f n=${2:-15}
+	local f n
 	for f in "$DIR/log/$1.log" "$DIR/log/$1.stdout"; do
 		[ -s "$f" ] || continue
+		n=15
+		[ "$f" = "$DIR/log/$1.stdout" ] && [ -s "$DIR/log/$1.log" ] && n=5
 		echo "  --- last $n lines of $f:"
 		tail -n "$n" "$f" | sed 's/^/  | /'
 	done
@@ -86,8 +110,12 @@ last_lines()
 exit_reason()
 {
 	local pid st
-	EXIT_REASON="status unknown"
+	EXIT_REASON="no pid recorded"
 	pid=$(pidfile_pid "$1") || return 0
+	if pid_alive "$pid"; then
+		EXIT_REASON="pid $pid now belongs to another process"
+		return 0
+	fi
 	wait "$pid" 2>/dev/null
 	st=$?
 	if [ "$st" = 127 ]; then
@@ -134,8 +162,9 @@ await()
 stop_daemon()
 {
 	local name=$1 secs=${2:-15} sig=${3:-TERM} pid i
-	pid=$(pidfile_pid "$name") || { rm -f "$DIR/run/$name.pid"; return 0; }
-	if pid_is_ours "$pid"; then
+	pid=$(pidfile_pid "$name") ||
+		{ rm -f "$DIR/run/pid/$name" "$DIR/run/$name.pid"; return 0; }
+	if daemon_running "$name"; then
 		kill -"$sig" "$pid" 2>/dev/null
 		for ((i = 0; i < secs * 10; i++)); do
 			pid_alive "$pid" || break
@@ -151,7 +180,7 @@ stop_daemon()
 			done
 		fi
 	fi
-	rm -f "$DIR/run/$name.pid"
+	rm -f "$DIR/run/pid/$name" "$DIR/run/$name.pid"
 }
 
 # dir_in_use - another process holds $DIR.lock (a scenario run owns this

@@ -289,14 +289,22 @@ ts_decay_log_times()
 
 # ------------------------------------------------------------ processes
 
-# ts_cluster_pids - pids in the cluster's pidfiles (the processes
-# "cluster up" and "cluster node on" started).
+# ts_cluster_pids - the pids the cluster tool recorded (run/pid/NAME): the
+# processes "cluster up" and "cluster node on" started and still own.
 ts_cluster_pids()
 {
 	local f
-	for f in "$TS_CLUSTER_DIR"/run/*.pid; do
-		[ -s "$f" ] && tr -dc '0-9\n' <"$f" && echo
+	for f in "$TS_CLUSTER_DIR"/run/pid/*; do
+		[ -s "$f" ] && awk '{ print $1; exit }' "$f"
 	done | grep . | sort -un
+}
+
+# ts_daemon_pid NAME - the pid recorded for daemon NAME (munged, mariadbd,
+# slurmdbd, slurmctld, slurmd.nK).
+ts_daemon_pid()
+{
+	local f=$TS_CLUSTER_DIR/run/pid/$1
+	[ -s "$f" ] && awk '{ print $1; exit }' "$f"
 }
 
 # ts_pids_alive PID... - those of PID... still alive (zombies excluded:

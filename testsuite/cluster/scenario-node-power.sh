@@ -31,8 +31,8 @@ scenario_node_power()
 	local node=n4 pid0 pid1 pid2 before after st name t0
 
 	t0=$(slurmd_start_time "$node")
-	before=$(for n in n1 n2 n3; do cat "$TS_CLUSTER_DIR/run/slurmd.$n.pid"; done | xargs)
-	pid0=$(cat "$TS_CLUSTER_DIR/run/slurmd.$node.pid" 2>/dev/null)
+	before=$(for n in n1 n2 n3; do ts_daemon_pid "slurmd.$n"; echo; done | xargs)
+	pid0=$(ts_daemon_pid "slurmd.$node")
 	"$TS_CLUSTER" node off "$node" >/dev/null 2>&1
 	st=$("$TS_CLUSTER" node status "$node")
 	name="$P: cluster node off stops that node's slurmd by pid and no other"
@@ -48,7 +48,7 @@ scenario_node_power()
 	# SlurmdStartTime has 1 s resolution: let it tick.
 	sleep 1
 	"$TS_CLUSTER" node on "$node" >/dev/null 2>&1
-	pid1=$(cat "$TS_CLUSTER_DIR/run/slurmd.$node.pid" 2>/dev/null)
+	pid1=$(ts_daemon_pid "slurmd.$node")
 	name="$P: cluster node on starts a new slurmd -b for the node and slurmctld sees it register"
 	if [ -n "$pid1" ] && [ "$pid1" != "$pid0" ] &&
 	   grep -q -- ' -b ' <(tr '\0' ' ' <"/proc/$pid1/cmdline" 2>/dev/null) &&
@@ -72,6 +72,6 @@ scenario_node_power()
 		not_ok "$name" "pid $pid1 alive: $(ts_pids_alive "$pid1"), status '$st'"
 	fi
 	"$TS_CLUSTER" node on "$node" >/dev/null 2>&1
-	pid2=$(cat "$TS_CLUSTER_DIR/run/slurmd.$node.pid" 2>/dev/null)
+	pid2=$(ts_daemon_pid "slurmd.$node")
 	[ -n "$pid2" ] && PIDS="$PIDS $pid2"
 }
