@@ -65,21 +65,26 @@ int ts_classic(const struct ts_tree *t, double damp, struct ts_fs *fs,
 	fs->usage_efctv[0] = 1.0L;
 	for (i = 1; i < t->n; i++) {
 		long p = t->fs_parent[i];
-		long double u = fs->usage_norm[i];
-		long double ue_p = fs->usage_efctv[p];
-		uint32_t all = t->level_shares[i];
 
-		if (p == 0)
-			fs->usage_efctv[i] = u;
-		else if (t->shares[i] == TS_SHARES_PARENT || !all)
-			fs->usage_efctv[i] = ue_p;
-		else
-			fs->usage_efctv[i] =
-				u +
-				(ue_p - u) * (t->shares[i] / (long double)all);
+		fs->usage_efctv[i] = ts_classic_node_efctv(
+			fs->usage_norm[i], p == 0, fs->usage_efctv[p],
+			t->shares[i], t->level_shares[i]);
 	}
 	ts_classic_fill_factors(t, fs, damp);
 	return TS_OK;
+}
+
+long double ts_classic_node_efctv(long double usage_norm, int parent_is_root,
+				  long double parent_efctv, uint32_t shares,
+				  uint32_t level_shares)
+{
+	if (parent_is_root)
+		return usage_norm;
+	if (shares == TS_SHARES_PARENT || !level_shares)
+		return parent_efctv;
+	/* Slurm's order: the long double ratio, then the product. */
+	return usage_norm + (parent_efctv - usage_norm) *
+				    (shares / (long double)level_shares);
 }
 
 void ts_classic_fill_factors(const struct ts_tree *t, struct ts_fs *fs,

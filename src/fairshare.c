@@ -79,18 +79,19 @@ void ts_fs_usage_norm(const struct ts_tree *t, struct ts_fs *fs)
 	size_t i;
 
 	fs->usage_norm[0] = TS_USAGE_NO_VAL;
-	for (i = 1; i < t->n; i++) {
-		long double u = 0.0L;
+	for (i = 1; i < t->n; i++)
+		fs->usage_norm[i] = ts_fs_node_usage_norm(t->usage[i], total);
+}
 
-		if (total) {
-			u = t->usage[i] / total;
-			/* more than the whole: a half-life change, says
-			   Slurm */
-			if (u > 1.0L)
-				u = 1.0L;
-		}
-		fs->usage_norm[i] = u;
-	}
+long double ts_fs_node_usage_norm(long double usage, long double total)
+{
+	long double u;
+
+	if (!total)
+		return 0.0L;
+	u = usage / total;
+	/* more than the whole: a half-life change, says Slurm */
+	return u > 1.0L ? 1.0L : u;
 }
 
 /* shares / level_shares of one level, 0 when the level has no shares. */

@@ -130,6 +130,25 @@ double ts_classic_factor(long double usage_efctv, long double shares_norm,
 			 double damp);
 
 /*
+ * ts_classic_node_efctv() - one node's classic EffectvUsage from its own
+ * usage_norm and its fs parent's EffectvUsage (the formula in classic.c):
+ * usage_norm when the fs parent is the root; the parent's for a
+ * Fairshare=parent node (shares TS_SHARES_PARENT) or a level without
+ * shares; else usage_norm + (parent - usage_norm) * shares / level_shares.
+ * For callers that need one node at a time (Slurm computes users on
+ * demand); ts_classic() uses it for every node.
+ */
+long double ts_classic_node_efctv(long double usage_norm, int parent_is_root,
+				  long double parent_efctv, uint32_t shares,
+				  uint32_t level_shares);
+
+/*
+ * ts_fs_node_usage_norm() - one node's usage_norm: usage / total, at most
+ * 1, 0 when total is 0 (what ts_fs_usage_norm() does for every node).
+ */
+long double ts_fs_node_usage_norm(long double usage, long double total);
+
+/*
  * ts_classic_fill_factors() - outside Fair Tree: fs_factor as sshare
  * prints it (ts_classic_factor() of each node's own columns), level_fs
  * and rank 0 (Slurm never sets them there).

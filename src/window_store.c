@@ -468,9 +468,21 @@ static void sync_dir(const char *path)
 int ts_window_store_save(const char *path, const struct ts_windows *w,
 			 int64_t now, struct ts_error *err)
 {
-	char *tmp = suffixed(path, ".new"), *prev = suffixed(path, ".prev");
 	unsigned char *buf = NULL;
 	size_t len;
+	int rc;
+
+	rc = ts_window_store_encode(w, now, &buf, &len, err);
+	if (!rc)
+		rc = ts_window_store_save_image(path, buf, len, err);
+	free(buf);
+	return rc;
+}
+
+int ts_window_store_save_image(const char *path, const void *image, size_t len,
+			       struct ts_error *err)
+{
+	char *tmp = suffixed(path, ".new"), *prev = suffixed(path, ".prev");
 	int rc;
 
 	if (!tmp || !prev) {
@@ -478,10 +490,7 @@ int ts_window_store_save(const char *path, const struct ts_windows *w,
 				  path, strerror(ENOMEM));
 		goto out;
 	}
-	rc = ts_window_store_encode(w, now, &buf, &len, err);
-	if (rc)
-		goto out;
-	rc = write_new(tmp, buf, len, err);
+	rc = write_new(tmp, image, len, err);
 	if (rc)
 		goto out;
 	if (is_good_copy(path)) {
@@ -499,7 +508,6 @@ int ts_window_store_save(const char *path, const struct ts_windows *w,
 	}
 	sync_dir(path);
 out:
-	free(buf);
 	free(tmp);
 	free(prev);
 	return rc;

@@ -83,6 +83,15 @@ int ts_window_store_save(const char *path, const struct ts_windows *w,
 			 int64_t now, struct ts_error *err);
 
 /*
+ * ts_window_store_save_image() - the same for an image made earlier by
+ * ts_window_store_encode(), so that a caller can encode while it holds
+ * the lock guarding its windows and write after releasing it.
+ * RET TS_OK, TS_EIO or TS_ENOMEM; on error the files are as they were.
+ */
+int ts_window_store_save_image(const char *path, const void *image, size_t len,
+			       struct ts_error *err);
+
+/*
  * ts_window_store_load() - read path, or path.prev when path is missing
  * or fails its checks, into *w (not initialised on entry).  *st (may be
  * NULL) says which copy was used and why path was not.

@@ -13,7 +13,8 @@
  * counts window 0 only (0^0 = 1); decay 1 is the plain sum; downtime
  * longer than depth windows empties every window (that usage has aged
  * out, exactly as if the controller had been up); a clock stepped back
- * charges window 0 and rolls nothing.
+ * charges window 0 and rolls nothing (ts_windows_add_at(): the kept
+ * window holding the time, window 0 if none).
  *
  * Storage: one row of depth values per association slot, slots found by
  * an open-addressing hash of the id (linear probing, load <= 1/2), so
@@ -266,30 +267,64 @@ static int check_amount(long double amount, struct ts_error *err)
 	return TS_OK;
 }
 
-int ts_windows_add(struct ts_windows *w, uint32_t id, long double amount,
-		   int64_t now, struct ts_error *err)
+/* The kept window holding t (bound[k + 1] <= t < bound[k]), else 0. */
+static uint32_t window_of(const struct ts_windows *w, int64_t t)
 {
-	long slot;
+	uint32_t k;
+
+	for (k = 0; k < w->depth; k++)
+		if (t >= w->bound[k + 1])
+			return t < w->bound[k] ? k : 0;
+	return 0;
+}
+
+/*
+ * Charge amount to id's row (id_row) or to the total at time t: window
+ * 0, or with holding the kept window holding t.
+ */
+static int charge(struct ts_windows *w, int id_row, uint32_t id,
+		  long double amount, int64_t t, int holding,
+		  struct ts_error *err)
+{
+	uint32_t k;
+	long slot = 0;
 
 	if (check_amount(amount, err))
 		return TS_EINVAL;
-	slot = ts_windows_slot(w, id);
-	if (slot < 0)
+	if (id_row && (slot = ts_windows_slot(w, id)) < 0)
 		return ts_error_set(err, TS_ENOENT, -1,
 				    "association %u has no usage windows", id);
-	ts_windows_roll(w, now);
-	w->usage[(size_t)slot * w->depth] += amount;
+	ts_windows_roll(w, t);
+	k = holding ? window_of(w, t) : 0;
+	if (id_row)
+		w->usage[(size_t)slot * w->depth + k] += amount;
+	else
+		w->total[k] += amount;
 	return TS_OK;
+}
+
+int ts_windows_add(struct ts_windows *w, uint32_t id, long double amount,
+		   int64_t now, struct ts_error *err)
+{
+	return charge(w, 1, id, amount, now, 0, err);
 }
 
 int ts_windows_add_total(struct ts_windows *w, long double amount, int64_t now,
 			 struct ts_error *err)
 {
-	if (check_amount(amount, err))
-		return TS_EINVAL;
-	ts_windows_roll(w, now);
-	w->total[0] += amount;
-	return TS_OK;
+	return charge(w, 0, 0, amount, now, 0, err);
+}
+
+int ts_windows_add_at(struct ts_windows *w, uint32_t id, long double amount,
+		      int64_t t, struct ts_error *err)
+{
+	return charge(w, 1, id, amount, t, 1, err);
+}
+
+int ts_windows_add_total_at(struct ts_windows *w, long double amount,
+			    int64_t t, struct ts_error *err)
+{
+	return charge(w, 0, 0, amount, t, 1, err);
 }
 
 long double ts_windows_get(const struct ts_windows *w, uint32_t id, uint32_t k)

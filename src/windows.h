@@ -129,6 +129,19 @@ int ts_windows_add(struct ts_windows *w, uint32_t id, long double amount,
 int ts_windows_add_total(struct ts_windows *w, long double amount, int64_t now,
 			 struct ts_error *err);
 
+/*
+ * ts_windows_add_at(), ts_windows_add_total_at() - as ts_windows_add()
+ * and ts_windows_add_total(), but usage of a time t before window 0 that
+ * lies in a kept older window is charged to that window: a late charge
+ * (a job's usage up to a boundary, reported after another charge rolled
+ * past it) lands where it was used.  A t before every kept window
+ * charges window 0, as ts_windows_add() does.  Allocates nothing.
+ */
+int ts_windows_add_at(struct ts_windows *w, uint32_t id, long double amount,
+		      int64_t t, struct ts_error *err);
+int ts_windows_add_total_at(struct ts_windows *w, long double amount, int64_t t,
+			    struct ts_error *err);
+
 /* ts_windows_get() - U[k] of id (0 if unknown or k >= depth). */
 long double ts_windows_get(const struct ts_windows *w, uint32_t id, uint32_t k);
 

@@ -255,6 +255,50 @@ START_TEST(classic_factor_defined_for_no_val_zero_and_bad_damp)
 }
 END_TEST
 
+/*
+ * The per-node EffectvUsage (what Slurm computes on demand for a user)
+ * is bit for bit the value the whole-tree pass gives, on seed 000 (both
+ * variants) and on a random tree with Fairshare=parent and zero shares; and its edge cases: fs parent the root, a
+ * level without shares, Fairshare=parent.
+ */
+START_TEST(classic_node_efctv_equals_whole_tree_pass)
+{
+	struct ts_tree t;
+	struct ts_fs fs = { 0 };
+	size_t i;
+	int variant;
+
+	for (variant = 0; variant < 3; variant++) {
+		if (variant < 2)
+			seed000_tree(&t, variant);
+		else
+			random_tree(&t, 2026, 300, 1); /* Fairshare=parent */
+		compute(&t, TS_FS_CLASSIC, 1, &fs);
+		for (i = 1; i < t.n; i++) {
+			long p = t.fs_parent[i];
+			long double norm =
+				ts_fs_node_usage_norm(t.usage[i], t.usage[0]);
+
+			ck_assert(norm == fs.usage_norm[i]);
+			ck_assert(ts_classic_node_efctv(
+					  norm, p == 0, fs.usage_efctv[p],
+					  t.shares[i], t.level_shares[i]) ==
+				  fs.usage_efctv[i]);
+		}
+		ts_fs_free(&fs);
+		ts_tree_free(&t);
+	}
+	ck_assert(ts_classic_node_efctv(0.25L, 1, 0.9L, 5, 10) == 0.25L);
+	ck_assert(ts_classic_node_efctv(0.25L, 0, 0.9L, 5, 0) == 0.9L);
+	ck_assert(ts_classic_node_efctv(0.25L, 0, 0.9L, TS_SHARES_PARENT, 10) ==
+		  0.9L);
+	ck_assert(ts_classic_node_efctv(0.25L, 0, 0.75L, 5, 10) == 0.5L);
+	ck_assert(ts_fs_node_usage_norm(5, 0) == 0);
+	ck_assert(ts_fs_node_usage_norm(30, 20) == 1);
+	ck_assert(ts_fs_node_usage_norm(100, 1200) == 100 / 1200.0L);
+}
+END_TEST
+
 Suite *suite_classic(void)
 {
 	Suite *s = suite_create("classic");
@@ -269,6 +313,7 @@ Suite *suite_classic(void)
 	tcase_add_test(tc, classic_zero_level_shares_passes_parent_usage_down);
 	tcase_add_test(tc, classic_fairshare_parent_user_uses_fs_parent_values);
 	tcase_add_test(tc, classic_factor_defined_for_no_val_zero_and_bad_damp);
+	tcase_add_test(tc, classic_node_efctv_equals_whole_tree_pass);
 	suite_add_tcase(s, tc);
 	return s;
 }

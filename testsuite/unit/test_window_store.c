@@ -514,6 +514,52 @@ START_TEST(loaded_windows_roll_and_reconfigure_like_the_saved_ones)
 }
 END_TEST
 
+/*
+ * An image encoded first and written later (the plugin encodes under its
+ * windows lock and writes outside it) is the same file as a direct save,
+ * and a second image still keeps the first as PATH.prev.
+ */
+START_TEST(image_saved_later_equals_direct_save_and_keeps_prev)
+{
+	struct ts_windows a, b, back;
+	struct ts_window_store_status st;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *img_a, *img_b;
+	size_t len_a, len_b;
+	struct dir d;
+
+	dir_make(&d);
+	small_windows(&a, 1);
+	small_windows(&b, 2);
+	ck_assert_int_eq(
+		ts_window_store_encode(&a, NOW + 70, &img_a, &len_a, &err),
+		TS_OK);
+	ck_assert_int_eq(
+		ts_window_store_encode(&b, NOW + 80, &img_b, &len_b, &err),
+		TS_OK);
+	ck_assert_int_eq(ts_window_store_save_image(d.file, img_a, len_a, &err),
+			 TS_OK);
+	ck_assert_int_eq(ts_window_store_save_image(d.file, img_b, len_b, &err),
+			 TS_OK);
+	ck_assert_int_eq(ts_window_store_load(d.file, &back, &st, &err), TS_OK);
+	ck_assert_int_eq(st.saved_at, NOW + 80);
+	assert_same(&b, &back);
+	ts_windows_free(&back);
+	/* the current copy torn: the first image is the previous one */
+	ck_assert_int_eq(truncate(d.file, (off_t)len_b / 2), 0);
+	ck_assert_int_eq(ts_window_store_load(d.file, &back, &st, &err), TS_OK);
+	ck_assert_int_eq(st.used_prev, 1);
+	ck_assert_int_eq(st.saved_at, NOW + 70);
+	assert_same(&a, &back);
+	ts_windows_free(&back);
+	ts_windows_free(&a);
+	ts_windows_free(&b);
+	free(img_a);
+	free(img_b);
+	dir_remove(&d);
+}
+END_TEST
+
 Suite *suite_window_store(void)
 {
 	Suite *s = suite_create("window_store");
@@ -537,6 +583,7 @@ Suite *suite_window_store(void)
 		       save_into_missing_directory_fails_and_names_the_file);
 	tcase_add_test(tc,
 		       loaded_windows_roll_and_reconfigure_like_the_saved_ones);
+	tcase_add_test(tc, image_saved_later_equals_direct_save_and_keeps_prev);
 	suite_add_tcase(s, tc);
 	return s;
 }

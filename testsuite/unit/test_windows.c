@@ -294,6 +294,40 @@ START_TEST(clock_stepped_back_charges_current_window_and_rolls_nothing)
 }
 END_TEST
 
+/*
+ * A late charge (usage up to a boundary, reported after another charge
+ * rolled past it) lands in the kept window holding its time; a time
+ * before every kept window charges window 0, as ts_windows_add() does.
+ */
+START_TEST(add_at_charges_the_older_window_holding_the_time)
+{
+	struct ts_windows w;
+	struct ts_error err = TS_ERROR_INIT;
+
+	/* windows [900,1000) [1000,1100) [1100,1200), now 1150 */
+	ck_assert_int_eq(ts_windows_init(&w, 100, 3, 1, 1150, 0, &err), TS_OK);
+	ck_assert_int_ge(ts_windows_add_assoc(&w, 5, &err), 0);
+	ck_assert_int_eq(ts_windows_add_at(&w, 5, 2, 1199, &err), TS_OK);
+	/* rolls to [1200,1300) first, then a charge at 1199 */
+	ck_assert_int_eq(ts_windows_add_at(&w, 5, 3, 1250, &err), TS_OK);
+	ck_assert_int_eq(ts_windows_add_at(&w, 5, 7, 1199, &err), TS_OK);
+	ck_assert_int_eq(ts_windows_add_total_at(&w, 7, 1100, &err), TS_OK);
+	ck_assert_int_eq(ts_windows_add_total_at(&w, 1, 1000, &err), TS_OK);
+	ck_assert(ts_windows_get(&w, 5, 0) == 3);
+	ck_assert(ts_windows_get(&w, 5, 1) == 9);
+	ck_assert(ts_windows_get_total(&w, 1) == 7);
+	ck_assert(ts_windows_get_total(&w, 2) == 1);
+	/* before every kept window ([1000,1300)): window 0 */
+	ck_assert_int_eq(ts_windows_add_at(&w, 5, 4, 999, &err), TS_OK);
+	ck_assert(ts_windows_get(&w, 5, 0) == 7);
+	ck_assert_int_eq(w.bound[0], 1300);
+	ck_assert_int_eq(ts_windows_add_at(&w, 9, 1, 1250, &err), TS_ENOENT);
+	ts_error_clear(&err);
+	ck_assert_int_eq(ts_windows_add_at(&w, 5, -1, 1250, &err), TS_EINVAL);
+	ts_windows_free(&w);
+}
+END_TEST
+
 START_TEST(add_rejects_unknown_association_and_bad_amounts)
 {
 	struct ts_windows w;
@@ -535,6 +569,7 @@ Suite *suite_windows(void)
 	tcase_add_test(
 		tc,
 		clock_stepped_back_charges_current_window_and_rolls_nothing);
+	tcase_add_test(tc, add_at_charges_the_older_window_holding_the_time);
 	tcase_add_test(tc, add_rejects_unknown_association_and_bad_amounts);
 	tcase_add_test(tc, init_rejects_parameters_out_of_range_naming_the_key);
 	tcase_add_test(
