@@ -28,6 +28,7 @@ void assoc_tree_free(struct assoc_tree *at)
 {
 	ts_tree_free(&at->tree);
 	ts_fs_free(&at->fs);
+	free(at->target_from);
 	free(at->slurm_shares);
 	free(at->queue);
 	free(at->id_key);
@@ -39,7 +40,7 @@ void assoc_tree_free(struct assoc_tree *at)
 static int reserve(struct assoc_tree *at, size_t n)
 {
 	size_t cap = at->queue_cap ? at->queue_cap : 64;
-	void *q, *s;
+	void *q, *s, *t;
 
 	if (n <= at->queue_cap)
 		return 0;
@@ -50,7 +51,9 @@ static int reserve(struct assoc_tree *at, size_t n)
 		at->queue = q;
 	if ((s = realloc(at->slurm_shares, cap * sizeof(*at->slurm_shares))))
 		at->slurm_shares = s;
-	if (!q || !s) {
+	if ((t = realloc(at->target_from, cap * sizeof(*at->target_from))))
+		at->target_from = t;
+	if (!q || !s || !t) {
 		error("%s: no memory for %zu associations", plugin_type, cap);
 		return -1;
 	}
@@ -180,6 +183,7 @@ int assoc_tree_copy_in(struct assoc_tree *at)
 
 	ts_tree_reset(&at->tree);
 	at->id_ready = 0;
+	at->usage_from_windows = false;
 	if (!root || !root->usage) {
 		error("%s: no root association to compute fair share from",
 		      plugin_type);
@@ -223,18 +227,28 @@ int assoc_tree_copy_in(struct assoc_tree *at)
 	return 0;
 }
 
-int assoc_tree_compute(struct assoc_tree *at, const struct ts_fs_config *cfg)
+int assoc_tree_compute(struct assoc_tree *at, const struct priority_conf *c)
 {
 	struct ts_error err = TS_ERROR_INIT;
+	size_t i, set;
 
 	if (ts_fs_alloc(&at->fs, at->tree.n, &err) ||
-	    ts_fs_compute(&at->tree, cfg, &at->fs, &err)) {
+	    ts_fs_compute(&at->tree, &c->fs, &at->fs, &err)) {
 		/* clang-format off */
 		error("%s: fair share not computed, last values kept: %s: %s (node %ld)",
 		      plugin_type, ts_strerror(err.code), err.msg, err.index);
 		/* clang-format on */
 		return -1;
 	}
+	if (!c->targets) {
+		for (i = 0; i < at->tree.n; i++)
+			at->target_from[i] = TS_NO_NODE;
+		return 0;
+	}
+	set = ts_targets_apply(c->targets, &at->tree, at->fs.usage_norm,
+			       c->fs_policy, at->fs.fs_factor, at->target_from);
+	log_flag(PRIO, "%s: fs_targets: %zu of %zu associations have a target",
+		 plugin_type, set, at->tree.n);
 	return 0;
 }
 
@@ -247,13 +261,22 @@ int assoc_tree_compute(struct assoc_tree *at, const struct ts_fs_config *cfg)
  * (its fs parent for Fairshare=parent).  Not known yet (*ready 0) for a
  * classic user, whose usage Slurm computes at its first pending job.
  */
-static void cache_job_factor(slurmdb_assoc_rec_t *a,
-			     const struct ts_fs_config *cfg)
+static void cache_job_factor(struct assoc_tree *at, slurmdb_assoc_rec_t *a,
+			     size_t i, const struct ts_fs_config *cfg)
 {
 	slurmdb_assoc_rec_t *f = a;
+	struct fs_pbs pbs = { .perc = at->fs.pbs_perc[i],
+			      .tree_usage = at->fs.pbs_tree_usage[i],
+			      .factor = at->fs.pbs_factor[i] };
 
+	fs_cache_put_pbs(a->id, &pbs);
 	if (cfg->algo == TS_FS_FAIR_TREE) {
 		fs_cache_put(a->id, a->usage->fs_factor);
+		return;
+	}
+	/* A target's factor, or PBS's: known now, nothing on demand. */
+	if (at->target_from[i] != TS_NO_NODE || cfg->algo == TS_FS_PBS) {
+		fs_cache_put(a->id, at->fs.fs_factor[i]);
 		return;
 	}
 	if (a->shares_raw == SLURMDB_FS_USE_PARENT && a->usage->fs_assoc_ptr)
@@ -266,8 +289,9 @@ static void cache_job_factor(slurmdb_assoc_rec_t *a,
 }
 
 static void write_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, size_t i,
-		       const struct ts_fs_config *cfg)
+		       const struct priority_conf *c)
 {
+	const struct ts_fs_config *cfg = &c->fs;
 	slurmdb_assoc_usage_t *u = a->usage;
 	const struct ts_fs *fs = &at->fs;
 
@@ -275,6 +299,9 @@ static void write_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, size_t i,
 	if (a->shares_raw == at->slurm_shares[i] &&
 	    u->level_shares == at->tree.level_shares[i])
 		u->shares_norm = fs->shares_norm[i];
+	/* usage_window=: RawUsage is the decay-weighted window usage. */
+	if (at->usage_from_windows)
+		u->usage_raw = at->tree.usage[i];
 
 	if (cfg->algo == TS_FS_CLASSIC && a->user) {
 		/* Slurm computes users on demand, from live usage. */
@@ -288,13 +315,19 @@ static void write_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, size_t i,
 				u->fs_factor = fs->fs_factor[i];
 		}
 	}
+	/* Under Fair Tree's bit sshare prints users' stored fs_factor. */
+	if (a->user && cfg->algo != TS_FS_FAIR_TREE &&
+	    (c->flags & PRIORITY_FLAGS_FAIR_TREE)) {
+		u->fs_factor = fs->fs_factor[i];
+		u->level_fs = fs->level_fs[i];
+	}
 	if (a->user)
-		cache_job_factor(a, cfg);
+		cache_job_factor(at, a, i, cfg);
 }
 
-void assoc_tree_write_back(struct assoc_tree *at,
-			   const struct ts_fs_config *cfg)
+void assoc_tree_write_back(struct assoc_tree *at, const struct priority_conf *c)
 {
+	const struct ts_fs_config *cfg = &c->fs;
 	slurmdb_assoc_rec_t *root = assoc_mgr_root_assoc;
 	size_t k, n = 1, pos = 0;
 	int by_position;
@@ -307,6 +340,8 @@ void assoc_tree_write_back(struct assoc_tree *at,
 	if (cfg->algo == TS_FS_FAIR_TREE)
 		root->usage->level_fs = (long double)NO_VAL;
 	by_position = at->tree.id[0] == root->id;
+	if (at->usage_from_windows && by_position)
+		root->usage->usage_raw = at->tree.usage[0];
 	at->queue[0] = root;
 
 	for (k = 0; k < n; k++) {
@@ -331,7 +366,7 @@ void assoc_tree_write_back(struct assoc_tree *at,
 				i = assoc_tree_node(at, a->id);
 			}
 			if (i > 0 && a->usage)
-				write_node(at, a, (size_t)i, cfg);
+				write_node(at, a, (size_t)i, c);
 			at->queue[n++] = a;
 		}
 		list_iterator_destroy(itr);
@@ -353,40 +388,24 @@ bool assoc_usage_is_unset(const slurmdb_assoc_rec_t *assoc)
 
 /*
  * One association, from live values (Slurm's set_assoc_usage_norm() and
- * the classic branch of _set_assoc_usage_efctv()):
- *   usage_norm  = usage_raw / root usage_raw, at most 1, 0 if root has 0
- *   usage_efctv = usage_norm                       fs parent is the root
- *               = fs parent's usage_efctv          Fairshare=parent, or
- *                                                  no shares at the level
- *               = U + (Ue_parent - U) * S / S_level   otherwise
- * The same formula as src/classic.c, which computes the whole tree at
- * once; Slurm's interface needs it one association at a time.
+ * the classic branch of _set_assoc_usage_efctv()), with src/'s per-node
+ * classic functions: usage_norm from usage_raw and the root's, then
+ * usage_efctv from the fs parent's stored one.
  */
 void assoc_usage_on_demand(slurmdb_assoc_rec_t *assoc)
 {
 	slurmdb_assoc_rec_t *root = assoc_mgr_root_assoc;
 	slurmdb_assoc_usage_t *u = assoc->usage;
 	slurmdb_assoc_rec_t *p = u->fs_assoc_ptr;
-	long double norm = 0, pe;
+	bool top = !p || p == root;
 
-	if (root && root->usage->usage_raw) {
-		norm = u->usage_raw / root->usage->usage_raw;
-		if (norm > 1)
-			norm = 1;
-	}
-	u->usage_norm = norm;
-
-	if (!p || p == root) {
-		u->usage_efctv = norm;
+	u->usage_norm = ts_fs_node_usage_norm(
+		u->usage_raw, root ? root->usage->usage_raw : 0.0L);
+	u->usage_efctv = ts_classic_node_efctv(
+		u->usage_norm, top, top ? 0.0L : p->usage->usage_efctv,
+		tree_shares(assoc->shares_raw), u->level_shares);
+	if (top)
 		return;
-	}
-	pe = p->usage->usage_efctv;
-	if (assoc->shares_raw == SLURMDB_FS_USE_PARENT || !u->level_shares)
-		u->usage_efctv = pe;
-	else
-		u->usage_efctv =
-			norm + (pe - norm) * (assoc->shares_raw /
-					      (long double)u->level_shares);
 	log_flag(PRIO, "%s: %s %s: usage %Lf of root, effective %Lf",
 		 plugin_type, assoc->user ? "user" : "account",
 		 assoc->user ? assoc->user : assoc->acct, u->usage_norm,

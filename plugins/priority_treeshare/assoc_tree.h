@@ -26,9 +26,12 @@
 #include "src/fairshare.h"
 #include "src/tree.h"
 
+#include "priority_conf.h"
+
 struct assoc_tree {
 	struct ts_tree tree;
 	struct ts_fs fs;
+	long *target_from;	     /* fs_targets=: whose target, per node */
 	uint32_t *slurm_shares;	     /* shares_raw as copied, per node */
 	slurmdb_assoc_rec_t **queue; /* walk queue; valid under lock */
 	size_t queue_cap;
@@ -36,6 +39,8 @@ struct assoc_tree {
 	long *id_node;	  /* ... to node index, -1 empty */
 	size_t id_cap;
 	int id_ready; /* the table matches the tree */
+	/* usage_window=: tree.usage is the windows' (set after copy in) */
+	bool usage_from_windows;
 };
 
 /* assoc_tree_init() - empty, owning nothing.  RET 0 or -1 (logged). */
@@ -49,15 +54,17 @@ void assoc_tree_free(struct assoc_tree *at);
 int assoc_tree_copy_in(struct assoc_tree *at);
 
 /*
- * assoc_tree_compute() - run the algorithm of cfg over the snapshot; no
- * lock needed or taken.  RET 0, or -1 after logging (the previous
- * values then stay in the records).
+ * assoc_tree_compute() - run the algorithm of c->fs over the snapshot,
+ * then, with fs_targets=, replace the factor of every association a
+ * target applies to (src/targets.h, compared with usage_norm); no lock
+ * needed or taken.  RET 0, or -1 after logging (the previous values then
+ * stay in the records).
  */
-int assoc_tree_compute(struct assoc_tree *at, const struct ts_fs_config *cfg);
+int assoc_tree_compute(struct assoc_tree *at, const struct priority_conf *c);
 
 /*
  * assoc_tree_write_back() - store the results in the records, as
- * priority/multifactor stores them for cfg->algo:
+ * priority/multifactor stores them for c->fs.algo:
  *   classic          accounts' usage_norm and usage_efctv; users'
  *                    usage_efctv set to NO_VAL, computed on demand
  *                    (assoc_usage_on_demand()) from live usage as Slurm
@@ -66,13 +73,20 @@ int assoc_tree_compute(struct assoc_tree *at, const struct ts_fs_config *cfg);
  *   fair_tree        usage_norm, usage_efctv, level_fs of every
  *                    association, fs_factor of users; the root's
  *                    level_fs NO_VAL;
+ *   pbs              usage_norm, usage_efctv (fairshare_tree_usage) of
+ *                    every association, shares_norm fairshare_perc;
  * and shares_norm where the record's shares and level shares are still
- * those copied; then every user's job factor goes to fs_cache.h's cache
- * (classic users' only once computed).  Caller holds
- * { .assoc = WRITE_LOCK }.
+ * those copied.  Whatever the algorithm, when PriorityFlags has Fair
+ * Tree's bit (sshare then prints users' stored fs_factor) users get their
+ * job factor as fs_factor and level_fs; when the snapshot's usage came
+ * from the usage windows (usage_from_windows) every record gets its
+ * decay-weighted window usage as usage_raw.  Then every user's
+ * job factor (a target's where one applies) and PBS values go to
+ * fs_cache.h's cache (classic users' factor only once computed).  Caller
+ * holds { .assoc = WRITE_LOCK }.
  */
 void assoc_tree_write_back(struct assoc_tree *at,
-			   const struct ts_fs_config *cfg);
+			   const struct priority_conf *c);
 
 /* assoc_tree_node() - the node of association id, or -1.  No lock. */
 long assoc_tree_node(const struct assoc_tree *at, uint32_t id);

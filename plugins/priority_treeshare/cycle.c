@@ -17,6 +17,7 @@
 #include "job_prio.h"
 #include "state_file.h"
 #include "usage.h"
+#include "usage_windows.h"
 
 /* Jobs between two takes of assoc_mgr's locks in a job pass. */
 #define CYCLE_CHUNK 1024
@@ -72,15 +73,20 @@ static void set_last_ran(time_t t)
  * to be recomputed in the same pass (finished, or its end charged).
  */
 static bool charge_job(const struct priority_conf *c, job_record_t *job,
-		       time_t from, time_t to, double decay)
+		       time_t from, time_t to, double decay, bool windows)
 {
 	if (IS_JOB_FINISHED(job) || IS_JOB_COMPLETING(job))
 		return false;
 	if (((c->flags & PRIORITY_FLAGS_CALCULATE_RUNNING) ||
 	     !IS_JOB_PENDING(job)) &&
 	    !IS_JOB_POWER_UP_NODE(job) && job->start_time && job->assoc_ptr)
-		return usage_charge_job(job, from, to, false, decay);
+		return usage_charge_job(job, from, to, false, decay, windows);
 	return true;
+}
+
+bool cycle_windows(const struct priority_conf *c)
+{
+	return c->windows && usage_windows_active();
 }
 
 enum job_pass {
@@ -99,6 +105,7 @@ struct pass {
 	struct ts_prio_config p;
 	time_t from, to;
 	double decay;
+	bool windows; /* usage_window= in force */
 	struct fs_memo memo;
 	assoc_mgr_lock_t *locks; /* held while the pass runs */
 	job_record_t *ring[PASS_RING];
@@ -113,7 +120,8 @@ static void pass_job(struct pass *ps, job_record_t *job)
 	bool again = true;
 
 	if (ps->what != PASS_PRIORITISE)
-		again = charge_job(c, job, ps->from, ps->to, ps->decay);
+		again = charge_job(c, job, ps->from, ps->to, ps->decay,
+				   ps->windows);
 	if (ps->what == PASS_PRIORITISE && job_prio_needs_usage(c, job)) {
 		/* Rare (algorithm switched): store it as Slurm does. */
 		assoc_mgr_unlock(ps->locks);
@@ -175,6 +183,7 @@ static void job_pass(enum job_pass what, const struct priority_conf *c,
 		.from = from,
 		.to = to,
 		.decay = decay,
+		.windows = cycle_windows(c),
 		.memo = { .may_store = what != PASS_PRIORITISE },
 		.locks = what == PASS_PRIORITISE ? &read : &usage_locks,
 	};
@@ -204,7 +213,16 @@ void cycle_initial_priorities(const struct priority_conf *c)
 
 /* ------------------------------------------------------------ fair share */
 
-/* Snapshot, compute outside the lock, store.  RET 0 or -1 (logged). */
+static long node_of(const void *at, uint32_t id)
+{
+	return assoc_tree_node(at, id);
+}
+
+/*
+ * Snapshot, compute outside the lock, store.  With usage windows the
+ * snapshot's usage is the windows' (the usage-source hook).
+ * RET 0 or -1 (logged).
+ */
 static int fair_share(const struct priority_conf *c)
 {
 	assoc_mgr_lock_t read = { .assoc = READ_LOCK };
@@ -214,10 +232,13 @@ static int fair_share(const struct priority_conf *c)
 	assoc_mgr_lock(&read);
 	rc = assoc_tree_copy_in(&tree);
 	assoc_mgr_unlock(&read);
-	if (rc || assoc_tree_compute(&tree, &c->fs))
+	if (!rc && cycle_windows(c))
+		tree.usage_from_windows =
+			usage_windows_fill_tree(&tree.tree, node_of, &tree);
+	if (rc || assoc_tree_compute(&tree, c))
 		return -1;
 	assoc_mgr_lock(&write);
-	assoc_tree_write_back(&tree, &c->fs);
+	assoc_tree_write_back(&tree, c);
 	assoc_mgr_unlock(&write);
 	log_flag(PRIO,
 		 "%s: fair share of %zu associations (%zu users) computed",
@@ -228,18 +249,24 @@ static int fair_share(const struct priority_conf *c)
 /* ------------------------------------------------------------- one cycle */
 
 /*
- * One cycle at start, in multifactor's order: outside Fair Tree the
- * accounts' effective usage comes from the usage before this cycle's
- * decay and charges, and jobs are charged and prioritised in one pass;
- * Fair Tree charges all jobs, then ranks, then prioritises.  Nothing is
+ * One cycle at start, in multifactor's order: for classic and
+ * DEPTH_OBLIVIOUS the accounts' effective usage comes from the usage
+ * before this cycle's decay and charges, and jobs are charged and
+ * prioritised in one pass; Fair Tree (and PBS, which also needs the whole
+ * tree) charges all jobs, then computes, then prioritises.  Nothing is
  * decayed or charged in a first cycle outside Fair Tree (no last run).
+ * With usage windows the windows roll to start after the charges (which
+ * split at any boundary they cross) and half-life decay leaves usage_raw
+ * alone.
  */
 static void run_cycle(const struct priority_conf *c, time_t start)
 {
 	slurmctld_lock_t job_write = { .job = WRITE_LOCK,
 				       .node = READ_LOCK,
 				       .part = READ_LOCK };
-	bool fair_tree = c->flags & PRIORITY_FLAGS_FAIR_TREE;
+	bool fair_tree =
+		c->fs.algo == TS_FS_FAIR_TREE || c->fs.algo == TS_FS_PBS;
+	bool windows = cycle_windows(c);
 	time_t ran;
 	double decay, delta;
 
@@ -258,7 +285,7 @@ static void run_cycle(const struct priority_conf *c, time_t start)
 			 plugin_type, delta, decay, real);
 		/* clang-format on */
 		if (c->calc_fairshare && real != 1)
-			usage_decay(real);
+			usage_decay(real, !windows);
 
 		lock_slurmctld(job_write);
 		site_factor_g_update();
@@ -275,12 +302,16 @@ static void run_cycle(const struct priority_conf *c, time_t start)
 		job_pass(PASS_CHARGE, c, ran, start, decay);
 		set_last_ran(start);
 		unlock_slurmctld(job_write);
+		if (windows)
+			usage_windows_roll(start);
 
 		/* On failure the last factors stay; priorities still age. */
 		(void)fair_share(c);
 		lock_slurmctld(job_write);
 		job_pass(PASS_PRIORITISE, c, start, start, decay);
 		unlock_slurmctld(job_write);
+	} else if (windows) {
+		usage_windows_roll(start);
 	}
 	set_last_ran(start);
 }
@@ -360,7 +391,12 @@ static void *decay_thread(void *arg)
 		ran = last_ran;
 		reset = last_reset;
 		slurm_mutex_unlock(&cycle_mutex);
-		(void)state_file_write(state_dir, ran, reset);
+		/* One pair: the decay time and the windows it charged to. */
+		state_files_lock();
+		if (c->windows)
+			(void)usage_windows_save(start);
+		(void)state_file_write_locked(state_dir, ran, reset);
+		state_files_unlock();
 
 		slurm_mutex_lock(&cycle_mutex);
 		wake.tv_sec += c->calc_period;

@@ -24,6 +24,7 @@
 #ifndef PT_CYCLE_H
 #define PT_CYCLE_H
 
+#include <stdbool.h>
 #include <time.h>
 
 #include "priority_conf.h"
@@ -43,6 +44,12 @@ void cycle_stop(void);
  * and the per-second decay factor in force.
  */
 void cycle_usage_clock(time_t *last_ran, double *decay);
+
+/*
+ * cycle_windows() - usage_window= is in force: set in c and the windows
+ * running (usage_windows.h).
+ */
+bool cycle_windows(const struct priority_conf *c);
 
 /*
  * cycle_initial_priorities() - without slurmdbd there is no decay

@@ -5,7 +5,9 @@
  * (priority_p_get_priority_factors_list()).  Nothing is computed here
  * that the decay cycle has not: rows copy job->prio_factors, and a job
  * in several partitions gets each partition's own partition and TRES
- * terms, as Slurm's sprio expects.
+ * terms, as Slurm's sprio expects.  With formula= the factors are the
+ * formula's inputs, weighted as usual, and direct_prio carries the
+ * formula's value, which sprio prints as the job's PRIORITY.
  */
 #include "factors_rpc.h"
 
@@ -79,12 +81,14 @@ static priority_factors_object_t *new_row(job_record_t *job,
 	return obj;
 }
 
-static void add_rows(const struct ts_prio_config *p, job_record_t *job,
+static void add_rows(const struct priority_conf *c,
+		     const struct ts_prio_config *p, job_record_t *job,
 		     List parts, List out)
 {
 	priority_factors_object_t *obj;
 	part_record_t *part;
 	ListIterator itr;
+	int k = -1;
 
 	if (!job->part_ptr_list) {
 		if (!part_wanted(parts, job->part_ptr))
@@ -104,10 +108,14 @@ static void add_rows(const struct ts_prio_config *p, job_record_t *job,
 
 	itr = list_iterator_create(job->part_ptr_list);
 	while ((part = list_next(itr))) {
+		k++;
 		if (!part_wanted(parts, part))
 			continue;
 		obj = new_row(job, part);
 		obj->priority_part = job_prio_part_term(p, part);
+		/* formula=: sprio's PRIORITY is this partition's value. */
+		if (c->formula && obj->direct_prio > 0 && job->priority_array)
+			obj->direct_prio = job->priority_array[k];
 		/*
 		 * Slurm recomputes the TRES terms over the copied, already
 		 * weighted ones: a TRES the partition has none of keeps the
@@ -175,7 +183,7 @@ List factors_rpc_list(const struct priority_conf *c,
 			/* A deleted partition: nothing to show. */
 			if (!job->part_ptr && !job->part_ptr_list)
 				continue;
-			add_rows(&p, job, parts, out);
+			add_rows(c, &p, job, parts, out);
 		}
 		list_iterator_destroy(itr);
 		if (!list_count(out))

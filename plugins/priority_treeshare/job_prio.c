@@ -25,7 +25,7 @@ bool job_prio_needs_usage(const struct priority_conf *c, job_record_t *job)
 {
 	double f;
 
-	if (!c->calc_fairshare || !c->prio.w_fs || !job->assoc_ptr ||
+	if (!c->calc_fairshare || !c->need_fs || !job->assoc_ptr ||
 	    !job->details || (job->direct_set_prio && job->priority > 0))
 		return false;
 	/* A cached factor needs no usage. */
@@ -35,10 +35,14 @@ bool job_prio_needs_usage(const struct priority_conf *c, job_record_t *job)
 }
 
 /*
- * The job's fair-share factor: Fair Tree's rank of its own association,
- * else 2^(-usage_efctv / shares_norm / damp) of its fs association.
- * Mostly from the cache; a classic user's first pending job computes it
- * from the record (its usage on demand) and caches it for the others.
+ * The job's fair-share factor: Fair Tree's rank of its own association;
+ * PBS's 2^-(fairshare_tree_usage / fairshare_perc) of its fs association,
+ * whose records hold them as usage_efctv and shares_norm; else
+ * 2^(-usage_efctv / shares_norm / damp) of its fs association.  Mostly
+ * from the cache (with fs_targets=, a target's factor); a classic user's
+ * first pending job computes it from the record (its usage on demand)
+ * and caches it for the others; an association added since the last
+ * cycle gets it from its record until the next.
  */
 static double job_fs(const struct priority_conf *c, job_record_t *job,
 		     struct fs_memo *memo)
@@ -56,8 +60,13 @@ static double job_fs(const struct priority_conf *c, job_record_t *job,
 	u = a->usage;
 	if (assoc_usage_is_unset(a))
 		assoc_usage_on_demand(a);
-	if (c->flags & PRIORITY_FLAGS_FAIR_TREE) {
+	if (c->fs.algo == TS_FS_FAIR_TREE) {
 		f = job->assoc_ptr->usage->fs_factor;
+	} else if (c->fs.algo == TS_FS_PBS) {
+		f = assoc_usage_is_unset(a)
+			    ? 0.0
+			    : ts_pbs_factor((double)u->usage_efctv,
+					    u->shares_norm);
 	} else {
 		if (memo->assoc != a || memo->usage_efctv != u->usage_efctv ||
 		    memo->shares_norm != u->shares_norm) {
@@ -150,9 +159,9 @@ static void job_snapshot(const struct priority_conf *c, job_record_t *job,
 	out->accrue_time = d->accrue_time;
 	if (job->assoc_ptr) {
 		out->has_assoc = 1;
-		if (c->prio.w_fs)
+		if (c->need_fs)
 			out->fs = job_fs(c, job, memo);
-		if (c->prio.w_assoc) {
+		if (c->factors.w_assoc) {
 			out->assoc_prio = job->assoc_ptr->priority;
 			out->assoc_norm = job->assoc_ptr->usage->priority_norm;
 		}
@@ -315,9 +324,13 @@ static void part_priority(const struct ts_prio_config *p, job_record_t *job,
 		 part->name, job->priority_array[i]);
 }
 
-/* One priority per partition, highest tier first (priority_array). */
-static void part_priorities(const struct ts_prio_config *p, job_record_t *job,
-			    const struct ts_prio_factors *f)
+/*
+ * fn(part, k, arg) for each of the job's partitions, highest tier first,
+ * k its index in priority_array (allocated here when missing).
+ */
+static void each_part(job_record_t *job,
+		      void (*fn)(part_record_t *part, int k, void *arg),
+		      void *arg)
 {
 	struct part_list pl;
 	part_record_t *part;
@@ -329,13 +342,175 @@ static void part_priorities(const struct ts_prio_config *p, job_record_t *job,
 			list_count(job->part_ptr_list) + 1, sizeof(uint32_t));
 	if (sorted_parts(job, &pl)) {
 		for (i = 0; i < pl.n; i++)
-			part_priority(p, job, f, pl.part[i], i);
+			fn(pl.part[i], i, arg);
 		return;
 	}
 	itr = list_iterator_create(job->part_ptr_list);
 	while ((part = list_next(itr)))
-		part_priority(p, job, f, part, i++);
+		fn(part, i++, arg);
 	list_iterator_destroy(itr);
+}
+
+struct weighted_part {
+	const struct ts_prio_config *p;
+	job_record_t *job;
+	const struct ts_prio_factors *f;
+};
+
+static void weighted_part_priority(part_record_t *part, int k, void *arg)
+{
+	struct weighted_part *wp = arg;
+
+	part_priority(wp->p, wp->job, wp->f, part, k);
+}
+
+/* One priority per partition, highest tier first (priority_array). */
+static void part_priorities(const struct ts_prio_config *p, job_record_t *job,
+			    const struct ts_prio_factors *f)
+{
+	struct weighted_part wp = { .p = p, .job = job, .f = f };
+
+	each_part(job, weighted_part_priority, &wp);
+}
+
+/* ------------------------------------------------------------ formula= */
+
+/* A formula's value as a Slurm priority: truncated, 1 .. 2^32 - 1. */
+static uint32_t formula_priority(double value, job_record_t *job)
+{
+	if (!(value >= 1.0))
+		return 1; /* 0 would hold the job */
+	if (value >= (double)UINT32_MAX) {
+		log_flag(PRIO, "%s: %pJ formula value %g capped at %u",
+			 plugin_type, job, value, UINT32_MAX);
+		return UINT32_MAX;
+	}
+	return (uint32_t)value;
+}
+
+/* The part of the formula's variables that no partition changes. */
+static void formula_vars(const struct ts_prio_factors *f,
+			 const struct fs_pbs *pbs, double *vars)
+{
+	vars[CONF_VAR_AGE] = f->age;
+	vars[CONF_VAR_ASSOC] = f->assoc;
+	vars[CONF_VAR_FAIRSHARE] = f->fs;
+	vars[CONF_VAR_JOBSIZE] = f->js;
+	vars[CONF_VAR_PARTITION] = f->part;
+	vars[CONF_VAR_QOS] = f->qos;
+	vars[CONF_VAR_SITE] = (double)((int64_t)f->site - TS_PRIO_NICE_OFFSET);
+	vars[CONF_VAR_NICE] = (double)((int64_t)f->nice - TS_PRIO_NICE_OFFSET);
+	vars[CONF_VAR_PBS_TREE_USAGE] = pbs->tree_usage;
+	vars[CONF_VAR_PBS_PERC] = pbs->perc;
+	vars[CONF_VAR_PBS_FACTOR] = pbs->factor;
+}
+
+/* The normalised partition factor of part (ts_prio_factors()'s rule). */
+static double part_factor(const struct ts_prio_config *fc,
+			  const struct ts_prio_part *part)
+{
+	if (!part->job_factor || !fc->w_part)
+		return 0.0;
+	return (fc->flags & TS_PRIO_NO_NORMAL_PART) ? (double)part->job_factor
+						    : part->norm;
+}
+
+/* One job's formula evaluation, carried from partition to partition. */
+struct formula_part {
+	const struct priority_conf *c;
+	const struct ts_prio_config *p, *fc;
+	job_record_t *job;
+	const struct ts_prio_job *snap;
+	double *vars; /* the job's; partition and TRES ones replaced */
+	double *tres; /* fc->tres_cnt scratch, or NULL */
+};
+
+/* priority_array[k]: the formula with partition part's factors. */
+static void formula_part_priority(part_record_t *part, int k, void *arg)
+{
+	struct formula_part *fp = arg;
+	struct ts_prio_part ps;
+	uint32_t prio;
+	size_t i;
+
+	part_snapshot(part, &ps);
+	fp->vars[CONF_VAR_PARTITION] = part_factor(fp->fc, &ps);
+	if (fp->tres) {
+		memset(fp->tres, 0, fp->fc->tres_cnt * sizeof(*fp->tres));
+		ts_prio_tres_factors(fp->fc, fp->snap, &ps, fp->tres);
+		for (i = 0; i < fp->fc->tres_cnt; i++)
+			fp->vars[CONF_VAR_TRES + i] = fp->tres[i];
+	}
+	prio = formula_priority(ts_formula_eval(fp->c->formula, fp->vars, NULL),
+				fp->job);
+	fp->job->priority_array[k] =
+		ts_prio_next(fp->p, fp->job->priority_array[k], prio);
+	log_flag(PRIO, "%s: %pJ priority in partition %s: %u", plugin_type,
+		 fp->job, part->name, fp->job->priority_array[k]);
+}
+
+/*
+ * formula= for one job: the value of the formula over the job's
+ * normalised factors (every one computed, whatever its weight), its site
+ * factor and nice value, its association's PBS values and its TRES
+ * factors, as its priority; one per partition for a multi-partition job.
+ * sprio gets the factors weighted by their PriorityWeight* as usual, and
+ * the priority as direct_prio, which sprio shows as PRIORITY.  Allocates
+ * nothing (the arrays are on the stack).
+ */
+static uint32_t formula_compute(const struct priority_conf *c,
+				const struct ts_prio_config *p,
+				job_record_t *job,
+				const struct ts_prio_job *snap, time_t now,
+				priority_factors_object_t *pf)
+{
+	struct ts_prio_config fc = c->factors;
+	size_t i, nt = fc.w_tres ? fc.tres_cnt : 0;
+	double tres[nt ? nt : 1], vars[CONF_VAR_TRES + (nt ? nt : 1)];
+	struct ts_prio_factors f = { .tres = nt ? tres : NULL };
+	struct fs_pbs pbs;
+	uint32_t prio;
+
+	fc.cluster_cpus = p->cluster_cpus;
+	fc.node_count = p->node_count;
+	(void)fs_cache_get_pbs(job->assoc_id, &pbs);
+	ts_prio_factors(&fc, snap, now, &f);
+	formula_vars(&f, &pbs, vars);
+	for (i = 0; i < nt; i++)
+		vars[CONF_VAR_TRES + i] = tres[i];
+	prio = formula_priority(ts_formula_eval(c->formula, vars, NULL), job);
+
+	pf->priority_age = f.age * p->w_age;
+	pf->priority_assoc = f.assoc * p->w_assoc;
+	pf->priority_fs = f.fs * p->w_fs;
+	pf->priority_js = f.js * p->w_js;
+	pf->priority_part = f.part * p->w_part;
+	pf->priority_qos = f.qos * p->w_qos;
+	pf->priority_site = f.site;
+	pf->nice = f.nice;
+	pf->direct_prio = prio;
+	if (p->w_tres && pf->priority_tres)
+		for (i = 0; i < p->tres_cnt && i < nt; i++)
+			pf->priority_tres[i] = tres[i] * p->w_tres[i];
+
+	if (job->part_ptr_list) {
+		struct formula_part fp = { .c = c,
+					   .p = p,
+					   .fc = &fc,
+					   .job = job,
+					   .snap = snap,
+					   .vars = vars,
+					   .tres = nt ? tres : NULL };
+
+		each_part(job, formula_part_priority, &fp);
+	}
+	/* clang-format off */
+	log_flag(PRIO,
+		 "%s: %pJ priority %u from formula: age %g assoc %g fairshare %g jobsize %g partition %g qos %g fairshare_tree_usage %g fairshare_perc %g fairshare_factor %g",
+		 plugin_type, job, prio, f.age, f.assoc, f.fs, f.js, f.part,
+		 f.qos, pbs.tree_usage, pbs.perc, pbs.factor);
+	/* clang-format on */
+	return prio;
 }
 
 uint32_t job_prio_compute(const struct priority_conf *c,
@@ -365,6 +540,8 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 		part_snapshot(job->part_ptr, &part);
 	job_snapshot(c, job, job->part_ptr ? &part : NULL, memo, &snap);
 	pf = factors_reset(job, p);
+	if (c->formula)
+		return formula_compute(c, p, job, &snap, now, pf);
 	f.tres = pf->priority_tres;
 	ts_prio_factors(p, &snap, now, &f);
 	tres_sum = ts_prio_weigh(p, &f);

@@ -49,15 +49,6 @@ static unsigned prio_flags(const struct priority_conf *c)
 	return f;
 }
 
-static enum ts_fs_algo fs_algo(uint16_t flags)
-{
-	if (flags & PRIORITY_FLAGS_FAIR_TREE)
-		return TS_FS_FAIR_TREE;
-	if (flags & PRIORITY_FLAGS_DEPTH_OBLIVIOUS)
-		return TS_FS_DEPTH_OBLIVIOUS;
-	return TS_FS_CLASSIC;
-}
-
 /* Formula faults (issue 5) reach slurmctld's log through this. */
 static void log_to_slurm(void *arg, enum ts_log_level level, const char *msg)
 {
@@ -72,35 +63,159 @@ static void log_to_slurm(void *arg, enum ts_log_level level, const char *msg)
 
 static const struct ts_logger slurm_logger = { .fn = log_to_slurm };
 
+static const char *const fixed_vars[] = {
+	[CONF_VAR_AGE] = "age",
+	[CONF_VAR_ASSOC] = "assoc",
+	[CONF_VAR_FAIRSHARE] = "fairshare",
+	[CONF_VAR_JOBSIZE] = "jobsize",
+	[CONF_VAR_PARTITION] = "partition",
+	[CONF_VAR_QOS] = "qos",
+	[CONF_VAR_SITE] = "site",
+	[CONF_VAR_NICE] = "nice",
+	[CONF_VAR_PBS_TREE_USAGE] = "fairshare_tree_usage",
+	[CONF_VAR_PBS_PERC] = "fairshare_perc",
+	[CONF_VAR_PBS_FACTOR] = "fairshare_factor",
+};
+
+int conf_tres_var_name(const char *tres, char *buf, size_t size)
+{
+	int len = snprintf(buf, size, "tres_%s", tres ? tres : "");
+	size_t i;
+
+	for (i = 5; i < size && buf[i]; i++) {
+		char ch = buf[i];
+
+		if (ch >= 'A' && ch <= 'Z')
+			buf[i] = (char)(ch - 'A' + 'a');
+		else if (!(ch >= 'a' && ch <= 'z') && !(ch >= '0' && ch <= '9'))
+			buf[i] = '_';
+	}
+	return len;
+}
+
+/*
+ * formula='s resolver: the names of enum conf_var, then tres_<name> for
+ * the TRES slurmctld knows.  A client (sshare) never evaluates the
+ * formula and has no TRES list: any tres_ name is accepted there.
+ */
+static long resolve_var(void *arg, const char *name, size_t len)
+{
+	assoc_mgr_lock_t locks = { .tres = READ_LOCK };
+	bool in_ctld = *(const bool *)arg;
+	char spelt[256];
+	long found = -1;
+	size_t i;
+
+	for (i = 0; i < sizeof(fixed_vars) / sizeof(fixed_vars[0]); i++)
+		if (strlen(fixed_vars[i]) == len &&
+		    !memcmp(fixed_vars[i], name, len))
+			return (long)i;
+	if (len <= 5 || memcmp(name, "tres_", 5))
+		return -1;
+	if (!in_ctld)
+		return CONF_VAR_TRES;
+	assoc_mgr_lock(&locks);
+	for (i = 0; assoc_mgr_tres_name_array && i < (size_t)g_tres_count;
+	     i++) {
+		conf_tres_var_name(assoc_mgr_tres_name_array[i], spelt,
+				   sizeof(spelt));
+		if (strlen(spelt) == len && !memcmp(spelt, name, len)) {
+			found = CONF_VAR_TRES + (long)i;
+			break;
+		}
+	}
+	assoc_mgr_unlock(&locks);
+	return found;
+}
+
 /*
  * PriorityParameters, through src/settings.c (which names the key, the
- * value and the column of any error).  Its keys are treeshare's own
- * (issue 5).  Until the plugin applies a key, a valid one is refused
- * too, so that a site never runs with a setting silently ignored.
- * RET 0, or -1 with msg filled (one line: the text and why).
+ * value and the column of any error, a formula's column included), then
+ * checked against PriorityFlags.  Its keys are treeshare's own (issue 5).
+ * RET 0, or -1 with msg filled (one line: why).
  */
-static int read_params(struct priority_conf *c, char *msg, size_t size)
+static int read_params(struct priority_conf *c, bool in_ctld, char *msg,
+		       size_t size)
 {
 	struct ts_error err = TS_ERROR_INIT;
+	struct ts_formula_vars vars = { .resolve = resolve_var,
+					.arg = &in_ctld };
 	bool ft = c->flags & PRIORITY_FLAGS_FAIR_TREE;
 	bool dob = c->flags & PRIORITY_FLAGS_DEPTH_OBLIVIOUS;
+	int len;
 
-	if (ts_settings_parse(c->params, NULL, &slurm_logger, &c->settings,
+	if (ts_settings_parse(c->params, &vars, &slurm_logger, &c->settings,
 			      &err) ||
 	    ts_settings_check_flags(&c->settings, ft, dob, &err)) {
 		snprintf(msg, size, "%s", err.msg);
+		ts_settings_free(&c->settings);
 		return -1;
 	}
-	if (c->settings.given) {
-		char text[256];
-
-		ts_settings_render(&c->settings, text, sizeof(text));
-		snprintf(msg, size,
-			 "'%s' is valid but this build does not apply it yet",
-			 text);
-		return -1;
-	}
+	c->fs.algo = ts_settings_algo(&c->settings, ft, dob);
+	c->windows = c->settings.given & TS_SET_USAGE_WINDOW;
+	c->fs_policy = c->settings.fs_ratio ? TS_FS_POLICY_RATIO
+					    : TS_FS_POLICY_DIFFERENCE;
+	c->formula = c->settings.formula;
+	len = ts_settings_render(&c->settings, NULL, 0);
+	c->active = xmalloc(len + 1);
+	ts_settings_render(&c->settings, c->active, len + 1);
 	return 0;
+}
+
+/*
+ * fs_targets=: a fresh copy of the file.  At reconfigure a file that
+ * cannot be read or parsed keeps old's targets (logged); at start it is
+ * an error.  RET 0, or -1 with msg filled.
+ */
+static int read_targets(struct priority_conf *c,
+			const struct priority_conf *old, char *msg, size_t size)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	const char *path = c->settings.fs_targets;
+
+	if (!path)
+		return 0;
+	if (!ts_targets_load(path, &c->targets, &err)) {
+		c->targets_owned = true;
+		log_flag(PRIO, "%s: fs_targets %s: %zu targets", plugin_type,
+			 path, ts_targets_count(c->targets));
+		return 0;
+	}
+	if (!old) {
+		snprintf(msg, size, "fs_targets %s: %s", path, err.msg);
+		return -1;
+	}
+	/* clang-format off */
+	error("%s: fs_targets %s: %s; %s", plugin_type, path, err.msg,
+	      old->targets ? "previous targets kept" : "no targets in force");
+	/* clang-format on */
+	c->targets = old->targets;
+	c->targets_owned = false;
+	return 0;
+}
+
+/* formula=: every factor computed; the TRES ones need a weight array. */
+static void formula_factors(struct priority_conf *c)
+{
+	struct ts_prio_config *f = &c->factors;
+	size_t i;
+
+	*f = c->prio;
+	if (!c->formula)
+		return;
+	f->w_age = f->w_age ? f->w_age : 1;
+	f->w_assoc = f->w_assoc ? f->w_assoc : 1;
+	f->w_fs = f->w_fs ? f->w_fs : 1;
+	f->w_js = f->w_js ? f->w_js : 1;
+	f->w_part = f->w_part ? f->w_part : 1;
+	f->w_qos = f->w_qos ? f->w_qos : 1;
+	f->w_tres = NULL;
+	if (f->tres_cnt) {
+		c->tres_ones = xcalloc(f->tres_cnt, sizeof(double));
+		for (i = 0; i < f->tres_cnt; i++)
+			c->tres_ones[i] = 1.0;
+		f->w_tres = c->tres_ones;
+	}
 }
 
 /*
@@ -109,15 +224,11 @@ static int read_params(struct priority_conf *c, char *msg, size_t size)
  * linked -z nodelete so this survives the unload in between, and the
  * administrator reads the line once.  Guarded by conf_mutex.
  */
-static void report_once(const char *params, const char *msg,
-			const char *outcome)
+void conf_error_once(const char *line)
 {
-	static char last[768];
-	char line[768];
+	static char last[1024];
 	bool again;
 
-	snprintf(line, sizeof(line), "PriorityParameters=%s: %s; %s", params,
-		 msg, outcome);
 	slurm_mutex_lock(&conf_mutex);
 	again = !strcmp(line, last);
 	snprintf(last, sizeof(last), "%s", line);
@@ -128,11 +239,25 @@ static void report_once(const char *params, const char *msg,
 		error("%s: %s", plugin_type, line);
 }
 
+static void report_once(const char *params, const char *msg,
+			const char *outcome)
+{
+	char line[1024];
+
+	snprintf(line, sizeof(line), "PriorityParameters=%s: %s; %s", params,
+		 msg, outcome);
+	conf_error_once(line);
+}
+
 void conf_discard(struct priority_conf *c)
 {
 	if (!c)
 		return;
+	if (c->targets_owned)
+		ts_targets_free(c->targets);
 	ts_settings_free(&c->settings);
+	xfree(c->active);
+	xfree(c->tres_ones);
 	xfree(c->w_tres);
 	xfree(c->params);
 	xfree(c);
@@ -143,6 +268,9 @@ void conf_no_fair_share(struct priority_conf *c)
 	c->calc_fairshare = false;
 	c->prio.w_age = 0;
 	c->prio.w_fs = 0;
+	c->factors.w_age = 0;
+	c->factors.w_fs = 0;
+	c->need_fs = false;
 }
 
 struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
@@ -159,24 +287,33 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 	c->decay_factor = conf_decay_factor(c->decay_hl);
 	c->calc_period = slurm_conf.priority_calc_period;
 	c->reset_period = slurm_conf.priority_reset_period;
-	c->fs.algo = fs_algo(c->flags);
 	c->fs.damp = c->damp;
 	c->params = xstrdup(slurm_conf.priority_params);
 	c->site_factor_none =
 		!slurm_conf.site_factor_plugin ||
 		!xstrcmp(slurm_conf.site_factor_plugin, "site_factor/none");
 
-	if (read_params(c, msg, sizeof(msg))) {
+	if (read_params(c, in_ctld, msg, sizeof(msg))) {
 		if (in_ctld) {
 			report_once(c->params, msg, outcome);
 			conf_discard(c);
 			return NULL;
 		}
+		/* A client follows PriorityFlags alone, as multifactor. */
+		c->fs.algo = ts_settings_algo(
+			&c->settings, c->flags & PRIORITY_FLAGS_FAIR_TREE,
+			c->flags & PRIORITY_FLAGS_DEPTH_OBLIVIOUS);
+		c->active = xstrdup("");
 		debug("%s: PriorityParameters ignored in a client: %s",
 		      plugin_type, msg);
 	}
 	if (!in_ctld)
 		return c;
+	if (read_targets(c, old, msg, sizeof(msg))) {
+		report_once(c->params, msg, outcome);
+		conf_discard(c);
+		return NULL;
+	}
 
 	c->prio.w_age = slurm_conf.priority_weight_age;
 	c->prio.w_assoc = slurm_conf.priority_weight_assoc;
@@ -202,6 +339,8 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 		}
 	}
 	c->prio.w_tres = c->w_tres;
+	formula_factors(c);
+	c->need_fs = c->prio.w_fs || c->formula;
 	if (old && !old->calc_fairshare)
 		conf_no_fair_share(c);
 
@@ -245,11 +384,24 @@ void conf_fini(void)
 	}
 }
 
+static void cluster_now(struct ts_prio_config *p)
+{
+	p->cluster_cpus = &cluster_cpus ? cluster_cpus : 0;
+	p->node_count = node_record_count > 0 ? (uint32_t)node_record_count : 0;
+}
+
 struct ts_prio_config conf_prio_now(const struct priority_conf *c)
 {
 	struct ts_prio_config p = c->prio;
 
-	p.cluster_cpus = &cluster_cpus ? cluster_cpus : 0;
-	p.node_count = node_record_count > 0 ? (uint32_t)node_record_count : 0;
+	cluster_now(&p);
+	return p;
+}
+
+struct ts_prio_config conf_factors_now(const struct priority_conf *c)
+{
+	struct ts_prio_config p = c->factors;
+
+	cluster_now(&p);
 	return p;
 }

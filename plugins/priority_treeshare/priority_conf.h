@@ -21,6 +21,28 @@
 #include "src/fairshare.h"
 #include "src/priority.h"
 #include "src/settings.h"
+#include "src/targets.h"
+
+/*
+ * formula='s variables, by index in the value array job_prio.c fills:
+ * the job's normalised factors, its site factor and nice value, PBS's
+ * three keywords for its association, then one per TRES in Slurm's TRES
+ * order (tres_<name>, see conf_tres_var_name()).
+ */
+enum conf_var {
+	CONF_VAR_AGE,
+	CONF_VAR_ASSOC,
+	CONF_VAR_FAIRSHARE,
+	CONF_VAR_JOBSIZE,
+	CONF_VAR_PARTITION,
+	CONF_VAR_QOS,
+	CONF_VAR_SITE,
+	CONF_VAR_NICE,
+	CONF_VAR_PBS_TREE_USAGE,
+	CONF_VAR_PBS_PERC,
+	CONF_VAR_PBS_FACTOR,
+	CONF_VAR_TRES, /* + TRES position */
+};
 
 struct priority_conf {
 	struct priority_conf *older; /* installed before; freed at fini */
@@ -40,6 +62,22 @@ struct priority_conf {
 	struct ts_fs_config fs; /* fair-share algorithm and dampening */
 	char *params;		/* PriorityParameters as configured */
 	struct ts_settings settings; /* ... parsed (issue 5's keys) */
+	char *active;		     /* ... in canonical form ("" if none) */
+
+	/* What the settings mean for the plugin (issue 5). */
+	bool windows;		    /* usage_window=: Maui windows */
+	struct ts_targets *targets; /* fs_targets= loaded, or NULL */
+	bool targets_owned;	    /* false: an older conf's, kept */
+	enum ts_fs_policy fs_policy;
+	const struct ts_formula *formula; /* settings.formula, or NULL */
+	/*
+	 * Which factors to compute: prio itself, or with formula= every
+	 * weight at least 1 (a formula may use a factor whose weight is 0;
+	 * the weights then only scale what sprio shows).
+	 */
+	struct ts_prio_config factors;
+	double *tres_ones; /* factors.w_tres with formula= */
+	bool need_fs;	   /* a job's fair-share factor is used */
 };
 
 /*
@@ -80,7 +118,26 @@ void conf_fini(void);
  */
 double conf_decay_factor(uint32_t hl);
 
+/*
+ * conf_error_once() - error(line), unless it is the line logged last:
+ * when init() fails, Slurm's plugin loader calls it a second time (the
+ * plugin is linked -z nodelete, so the memory of the last line survives),
+ * and an administrator reads each refusal once.
+ */
+void conf_error_once(const char *line);
+
 /* conf_prio_now() - c->prio with the cluster's CPU and node counts now. */
 struct ts_prio_config conf_prio_now(const struct priority_conf *c);
+
+/* conf_factors_now() - c->factors with the cluster's counts now. */
+struct ts_prio_config conf_factors_now(const struct priority_conf *c);
+
+/*
+ * conf_tres_var_name() - a TRES name as a formula variable: "tres_" then
+ * the name in lower case with every character that a formula name cannot
+ * hold ("/", "-", ":", ...) written "_": gres/gpu is tres_gres_gpu.
+ * RET the length snprintf() would give.
+ */
+int conf_tres_var_name(const char *tres, char *buf, size_t size);
 
 #endif /* PT_PRIORITY_CONF_H */

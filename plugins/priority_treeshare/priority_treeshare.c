@@ -11,6 +11,7 @@
  *   job_prio.c       job records to src/priority.c and back
  *   factors_rpc.c    sprio's factor list
  *   state_file.c     the last decay time across restarts
+ *   usage_windows.c  Maui usage windows (usage_window=) and their file
  *
  * In a client (sshare) only init(), fini() and
  * priority_p_calc_fs_factor() are ever called; no thread is started and
@@ -19,6 +20,8 @@
 #include "slurmctld_api.h"
 
 #include <pthread.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "assoc_tree.h"
 #include "cycle.h"
@@ -28,6 +31,7 @@
 #include "priority_conf.h"
 #include "state_file.h"
 #include "usage.h"
+#include "usage_windows.h"
 
 const char plugin_name[] = "Priority treeshare plugin";
 const char plugin_type[] = "priority/treeshare";
@@ -61,6 +65,22 @@ static void renormalise_shares(List kids)
 	list_iterator_destroy(itr);
 }
 
+/* The settings in force, once at start and after each change. */
+static void log_active(const struct priority_conf *c,
+		       const struct priority_conf *old)
+{
+	if (old && !strcmp(old->active, c->active))
+		return;
+	if (c->active[0])
+		info("%s: PriorityParameters in force: %s", plugin_type,
+		     c->active);
+	else
+		/* clang-format off */
+		info("%s: no PriorityParameters: priority/multifactor's behaviour",
+		     plugin_type);
+	/* clang-format on */
+}
+
 extern int init(void)
 {
 	static const char outcome[] = "slurmctld cannot start";
@@ -76,6 +96,7 @@ extern int init(void)
 		debug("%s: %s loaded in a client", __func__, plugin_name);
 		return SLURM_SUCCESS;
 	}
+	log_active(c, NULL);
 
 	if (!slurm_with_slurmdbd()) {
 		/* clang-format off */
@@ -96,11 +117,18 @@ extern int init(void)
 			conf_discard(c);
 			return SLURM_ERROR;
 		}
+		if (c->windows &&
+		    usage_windows_start(c, slurm_conf.state_save_location,
+					time(NULL), outcome)) {
+			conf_discard(c);
+			return SLURM_ERROR;
+		}
 		assoc_mgr_lock(&write);
 		assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
 		assoc_mgr_unlock(&write);
 		conf_install(c);
 		if (cycle_start(slurm_conf.state_save_location, ran, reset)) {
+			usage_windows_stop(false, 0);
 			conf_fini();
 			return SLURM_ERROR;
 		}
@@ -125,6 +153,12 @@ extern int init(void)
 extern int fini(void)
 {
 	cycle_stop();
+	if (usage_windows_active()) {
+		/* What job ends charged since the last cycle. */
+		state_files_lock();
+		usage_windows_stop(true, time(NULL));
+		state_files_unlock();
+	}
 	fs_cache_free();
 	if (site_factor_up)
 		site_factor_plugin_fini();
@@ -181,10 +215,16 @@ extern void priority_p_reconfig(bool assoc_clear)
 {
 	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK };
 	struct priority_conf *old = conf_get(), *c;
+	char outcome[512];
 	time_t ran;
 	double decay;
 
-	c = conf_build(old, in_ctld, "running configuration kept");
+	/* clang-format off */
+	snprintf(outcome, sizeof(outcome),
+		 "running configuration kept (PriorityParameters in force: '%s')",
+		 old && old->active ? old->active : "");
+	/* clang-format on */
+	c = conf_build(old, in_ctld, outcome);
 	if (c) {
 		/* Fair Tree normalises shares per level; the rest do not. */
 		if (in_ctld && old &&
@@ -194,6 +234,11 @@ extern void priority_p_reconfig(bool assoc_clear)
 			renormalise_shares(
 				assoc_mgr_root_assoc->usage->children_list);
 			assoc_mgr_unlock(&write);
+		}
+		if (in_ctld) {
+			log_active(c, old);
+			usage_windows_reconfigure(
+				c, slurm_conf.state_save_location, time(NULL));
 		}
 		conf_install(c);
 	}
@@ -219,12 +264,22 @@ extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 	slurm_mutex_unlock(&on_demand_mutex);
 }
 
+/*
+ * sshare's FairShare outside Fair Tree's bit, in the client: with
+ * fairshare=pbs the records hold fairshare_tree_usage and fairshare_perc,
+ * and the factor is PBS's, whatever FairShareDampeningFactor says.
+ */
 extern double priority_p_calc_fs_factor(long double usage_efctv,
 					long double shares_norm)
 {
 	struct priority_conf *c = conf_get();
 	double damp = c ? c->damp : slurm_conf.fs_dampening_factor;
 
+	if (c && c->fs.algo == TS_FS_PBS) {
+		if (fuzzy_equal(usage_efctv, NO_VAL))
+			return 0.0;
+		return ts_pbs_factor((double)usage_efctv, (double)shares_norm);
+	}
 	return ts_classic_factor(usage_efctv, shares_norm, damp);
 }
 
@@ -248,9 +303,12 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	time_t ran;
 	double decay;
 
+	struct priority_conf *c = conf_get();
+
 	log_flag(PRIO, "%s: %pJ ended", plugin_type, job_ptr);
 	cycle_usage_clock(&ran, &decay);
 	assoc_mgr_lock(&locks);
-	(void)usage_charge_job(job_ptr, ran, time(NULL), true, decay);
+	(void)usage_charge_job(job_ptr, ran, time(NULL), true, decay,
+			       c && cycle_windows(c));
 	assoc_mgr_unlock(&locks);
 }

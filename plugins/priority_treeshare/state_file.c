@@ -38,13 +38,13 @@ static int64_t get_be64(const unsigned char *p)
 }
 
 /* The state file functions serialise with slurmctld's other writers. */
-static void lock_files(void)
+void state_files_lock(void)
 {
 	if (&lock_state_files)
 		lock_state_files();
 }
 
-static void unlock_files(void)
+void state_files_unlock(void)
 {
 	if (&unlock_state_files)
 		unlock_state_files();
@@ -81,7 +81,7 @@ int state_file_read(const char *dir, time_t *last_ran, time_t *last_reset)
 	snprintf(path, sizeof(path), "%s/%s", dir, STATE_FILE_NAME);
 	snprintf(old, sizeof(old), "%s.old", path);
 
-	lock_files();
+	state_files_lock();
 	got = read_record(path, rec);
 	if (got > 0 && got < RECORD_SIZE) {
 		error("%s: %s is %zd bytes, not %d; using %s", plugin_type,
@@ -90,7 +90,7 @@ int state_file_read(const char *dir, time_t *last_ran, time_t *last_reset)
 		if (got == 0)
 			got = -1;
 	}
-	unlock_files();
+	state_files_unlock();
 
 	if (got == 0) {
 		info("%s: no %s: first start, no usage interval to recover",
@@ -128,6 +128,16 @@ static int write_all(int fd, const unsigned char *p, size_t len)
 
 int state_file_write(const char *dir, time_t last_ran, time_t last_reset)
 {
+	int rc;
+
+	state_files_lock();
+	rc = state_file_write_locked(dir, last_ran, last_reset);
+	state_files_unlock();
+	return rc;
+}
+
+int state_file_write_locked(const char *dir, time_t last_ran, time_t last_reset)
+{
 	unsigned char rec[RECORD_SIZE];
 	char path[PATH_MAX], tmp[PATH_MAX + 8], old[PATH_MAX + 8];
 	int fd, rc = -1;
@@ -145,7 +155,6 @@ int state_file_write(const char *dir, time_t last_ran, time_t last_reset)
 	snprintf(tmp, sizeof(tmp), "%s.new", path);
 	snprintf(old, sizeof(old), "%s.old", path);
 
-	lock_files();
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		error("%s: cannot create %s: %m", plugin_type, tmp);
@@ -173,6 +182,5 @@ int state_file_write(const char *dir, time_t last_ran, time_t last_reset)
 	}
 	rc = 0;
 out:
-	unlock_files();
 	return rc;
 }

@@ -28,9 +28,23 @@
 int state_file_read(const char *dir, time_t *last_ran, time_t *last_reset);
 
 /*
- * state_file_write() - replace dir's file with last_ran and last_reset.
+ * state_file_write() - replace dir's file with last_ran and last_reset,
+ * holding slurmctld's state-file lock.
  * RET 0, or -1 after logging; the previous file is then untouched.
  */
 int state_file_write(const char *dir, time_t last_ran, time_t last_reset);
+
+/*
+ * state_files_lock(), state_files_unlock() - slurmctld's state-file lock
+ * (lock_state_files()), for a caller that writes other files with the
+ * decay time in one pair (state_file_write_locked()); no-ops outside
+ * slurmctld.
+ */
+void state_files_lock(void);
+void state_files_unlock(void);
+
+/* state_file_write_locked() - state_file_write() inside the lock. */
+int state_file_write_locked(const char *dir, time_t last_ran,
+			    time_t last_reset);
 
 #endif /* PT_STATE_FILE_H */

@@ -14,6 +14,8 @@
 
 #include "src/common/slurm_time.h"
 
+#include "usage_windows.h"
+
 #define SECS_PER_DAY  (24 * 60 * 60)
 #define SECS_PER_WEEK (7 * SECS_PER_DAY)
 
@@ -30,17 +32,19 @@ static bool enforce_limits(void)
 	       (accounting_enforce & ACCOUNTING_ENFORCE_LIMITS);
 }
 
-static void scale_assoc_usage(slurmdb_assoc_usage_t *u, double f, int n)
+static void scale_assoc_usage(slurmdb_assoc_usage_t *u, double f, int n,
+			      bool raw)
 {
 	int i;
 
-	u->usage_raw *= f;
+	if (raw)
+		u->usage_raw *= f;
 	for (i = 0; i < n; i++)
 		u->usage_tres_raw[i] *= f;
 	u->grp_used_wall *= f;
 }
 
-void usage_decay(double factor)
+void usage_decay(double factor, bool raw)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
 	slurmdb_assoc_rec_t *assoc;
@@ -52,9 +56,9 @@ void usage_decay(double factor)
 	/* All of them, the root included: usage is kept per subtree. */
 	itr = list_iterator_create(assoc_mgr_assoc_list);
 	while ((assoc = list_next(itr))) {
-		scale_assoc_usage(assoc->usage, factor, n);
+		scale_assoc_usage(assoc->usage, factor, n, raw);
 		if (assoc->leaf_usage && assoc->leaf_usage != assoc->usage)
-			scale_assoc_usage(assoc->leaf_usage, factor, n);
+			scale_assoc_usage(assoc->leaf_usage, factor, n, raw);
 	}
 	list_iterator_destroy(itr);
 
@@ -190,8 +194,33 @@ static double billable_tres(job_record_t *job, time_t from)
 	return job->total_cpus;
 }
 
+/*
+ * usage_window=: the undecayed usage to the association chain's windows.
+ * RET false when the windows are not in use (nothing charged).
+ */
+static bool charge_windows(job_record_t *job, double used, time_t from,
+			   time_t to)
+{
+	slurmdb_assoc_rec_t *assoc;
+	size_t n = 0;
+
+	for (assoc = job->assoc_ptr; assoc;
+	     assoc = assoc->usage->parent_assoc_ptr)
+		n++;
+	{
+		uint32_t ids[n ? n : 1];
+
+		n = 0;
+		for (assoc = job->assoc_ptr; assoc;
+		     assoc = assoc->usage->parent_assoc_ptr)
+			ids[n++] = assoc->id;
+		return usage_windows_charge(ids, n, (long double)used, from,
+					    to);
+	}
+}
+
 bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
-		      double decay)
+		      double decay, bool windows)
 {
 	int i, n = tres_count();
 	uint64_t tres_secs[n > 0 ? n : 1];
@@ -199,6 +228,7 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 	long double tres_nodecay[n > 0 ? n : 1];
 	double run, wall_decay, wall_nodecay, used_decay, used_nodecay;
 	double billable;
+	bool raw;
 	uint64_t limit_ends, reserved_secs = 0;
 	slurmdb_qos_rec_t *qos;
 	slurmdb_assoc_rec_t *assoc;
@@ -291,11 +321,16 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 			   tres_secs, job->job_id);
 
 	/* The association and every ancestor: the root's total is what
-	 * usage is normalised against. */
+	 * usage is normalised against.  With usage windows, fair-share
+	 * usage goes to the windows instead, undecayed (to usage_raw if
+	 * a reconfigure stopped them meanwhile). */
+	raw = !windows ||
+	      !charge_windows(job, used_nodecay, from, from + (time_t)run);
 	for (assoc = job->assoc_ptr; assoc;
 	     assoc = assoc->usage->parent_assoc_ptr) {
 		assoc->usage->grp_used_wall += wall_decay;
-		assoc->usage->usage_raw += (long double)used_decay;
+		if (raw)
+			assoc->usage->usage_raw += (long double)used_decay;
 		assoc_give_back(assoc, tres_decay, tres_secs, job->job_id);
 	}
 	return true;

@@ -14,6 +14,11 @@
  *           are given back as they are consumed.
  *   reset   everything zeroed, per PriorityUsageResetPeriod.
  *
+ * With usage_window= (issue 5) the associations' usage_raw is neither
+ * decayed nor charged here: charges go to the usage windows and each
+ * cycle writes the weighted window usage back as usage_raw.  Limits'
+ * usage (usage_tres_raw, grp_used_wall) and QOS usage are unchanged.
+ *
  * Every function here writes association and QOS records: the caller
  * holds assoc_mgr's { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
  * .tres = READ_LOCK } (and, for usage_charge_job(), the job write lock),
@@ -33,8 +38,12 @@
 		.assoc = WRITE_LOCK, .qos = WRITE_LOCK, .tres = READ_LOCK      \
 	}
 
-/* usage_decay() - multiply all usage by factor; locks assoc_mgr itself. */
-void usage_decay(double factor);
+/*
+ * usage_decay() - multiply all usage by factor; raw false leaves the
+ * associations' usage_raw alone (usage_window=: the windows are the
+ * fair-share usage).  Locks assoc_mgr itself.
+ */
+void usage_decay(double factor, bool raw);
 
 /* usage_reset() - zero all usage; locks assoc_mgr itself. */
 void usage_reset(void);
@@ -43,10 +52,14 @@ void usage_reset(void);
  * usage_charge_job() - add job's usage of [from, to] (Slurm's
  * _apply_new_usage()).  at_end: the job has ended; its usage is charged up
  * to its end time and never again.  decay: d, the per-second factor.
+ * windows: usage_window= is in force; the association chain's fair-share
+ * usage (undecayed billable TRES-seconds times UsageFactor) goes to the
+ * usage windows (usage_windows.h) instead of usage_raw; everything else
+ * is charged as without.
  * RET false when the job's end was already charged (nothing done).
  */
 bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
-		      double decay);
+		      double decay, bool windows);
 
 /*
  * usage_give_back_run_secs() - at start and after an association reload,
