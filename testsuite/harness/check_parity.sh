@@ -8,8 +8,10 @@
 # random cases, and requires the same report (ts-harness(1), COMPARE).
 # First it checks the harness itself: multifactor against multifactor,
 # the seed 000 worked example under classic and Fair Tree, and test24.1's
-# first-cycle effect.  Last, valgrind memcheck and helgrind on the
-# treeshare plugin, counting only errors in the plugin's code.
+# first-cycle effect.  Then issue 5's PriorityParameters fixtures
+# (check_extensions.sh), which have no multifactor reference.  Last,
+# valgrind memcheck and helgrind on the treeshare plugin, counting only
+# errors in the plugin's code.
 #
 # Until build/lib/slurm/priority_treeshare.so exists every treeshare line
 # fails, loudly, naming the missing file.
@@ -235,48 +237,63 @@ for algo in $algos; do
 	done
 done
 
+# --- issue 5: PriorityParameters, checked against the seeds ---------------
+if [ -f "$treeshare_so" ]; then
+	. "$here/check_extensions.sh"
+else
+	not_ok "treeshare_extensions_are_checked" "$missing"
+fi
+
 # --- valgrind on the treeshare plugin ------------------------------------
 # verdict TOOL XML: errors of the plugin in valgrind's XML.
 verdict() {
 	awk -v plugin=priority_treeshare.so -v tool="$1" \
 		-f "$here/valgrind_verdict.awk" "$2"
 }
-vg_fixture=$here/fixtures/usage-running-classic.fix
-vg_name=treeshare_leaks_nothing_under_valgrind_memcheck
-hg_name=treeshare_decay_thread_has_no_data_race_under_helgrind
-if ! command -v valgrind >/dev/null; then
-	not_ok "$vg_name" "valgrind is not installed"
-	not_ok "$hg_name" "valgrind is not installed"
-elif [ ! -f "$treeshare_so" ]; then
-	not_ok "$vg_name" "$missing"
-	not_ok "$hg_name" "$missing"
-else
-	xml=$work/memcheck.xml
-	valgrind --leak-check=full \
-		--show-leak-kinds=definite,indirect,possible \
-		--suppressions="$here/valgrind.supp" --xml=yes \
-		--xml-file="$xml" "$bin" -p $new -t 300 "$vg_fixture" \
+# valgrind_line NAME TOOL FIXTURE [ts-harness options]: one TAP line.
+valgrind_line() {
+	local name=$1 tool=$2 fx=$3 xml out rc
+	local -a opts=(--tool="$tool")
+	shift 3
+	[ "$tool" = memcheck ] && opts+=(--leak-check=full
+		--show-leak-kinds=definite,indirect,possible)
+	xml=$work/$tool-$(basename "$fx" .fix).xml
+	valgrind "${opts[@]}" --suppressions="$here/valgrind.supp" \
+		--xml=yes --xml-file="$xml" "$bin" -p $new -t 300 "$@" "$fx" \
 		>"$xml.out" 2>"$xml.err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		not_ok "$vg_name" "ts-harness exited $rc under memcheck: $(tail -3 "$xml.err")"
-	elif out=$(verdict memcheck "$xml"); then
-		ok "$vg_name"
+		not_ok "$name" "ts-harness exited $rc under $tool: $(tail -3 "$xml.err")"
+	elif out=$(verdict "$tool" "$xml"); then
+		ok "$name"
 	else
-		not_ok "$vg_name" "$out (full log: $xml)"
+		not_ok "$name" "$out (full log: $xml)"
 	fi
-	xml=$work/helgrind.xml
-	valgrind --tool=helgrind --suppressions="$here/valgrind.supp" \
-		--xml=yes --xml-file="$xml" "$bin" -p $new -t 300 -c 3 \
-		"$vg_fixture" >"$xml.out" 2>"$xml.err"
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		not_ok "$hg_name" "ts-harness exited $rc under helgrind: $(tail -3 "$xml.err")"
-	elif out=$(verdict helgrind "$xml"); then
-		ok "$hg_name"
-	else
-		not_ok "$hg_name" "$out (full log: $xml)"
-	fi
+}
+vg_fixture=$here/fixtures/usage-running-classic.fix
+ext_fixture=$here/extensions/valgrind.fix
+names="treeshare_leaks_nothing_under_valgrind_memcheck
+treeshare_decay_thread_has_no_data_race_under_helgrind
+treeshare_extensions_leak_nothing_under_valgrind_memcheck
+treeshare_extensions_have_no_data_race_under_helgrind"
+if ! command -v valgrind >/dev/null; then
+	for name in $names; do
+		not_ok "$name" "valgrind is not installed"
+	done
+elif [ ! -f "$treeshare_so" ]; then
+	for name in $names; do
+		not_ok "$name" "$missing"
+	done
+else
+	valgrind_line treeshare_leaks_nothing_under_valgrind_memcheck \
+		memcheck "$vg_fixture"
+	valgrind_line treeshare_decay_thread_has_no_data_race_under_helgrind \
+		helgrind "$vg_fixture" -c 3
+	# issue 5: windows, targets, formula, a restart and a reconfigure
+	valgrind_line treeshare_extensions_leak_nothing_under_valgrind_memcheck \
+		memcheck "$ext_fixture"
+	valgrind_line treeshare_extensions_have_no_data_race_under_helgrind \
+		helgrind "$ext_fixture"
 fi
 
 echo "# reports and diagnostics: $work" | tee -a "$tap"

@@ -5,6 +5,7 @@
  * Waits use a CLOCK_MONOTONIC condition variable: the wall clock is fake
  * (fake_clock.h) and lies in the past.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -19,6 +20,8 @@ static pthread_once_t gate_once = PTHREAD_ONCE_INIT;
 static unsigned ended;		/* cycles ended */
 static unsigned allowed = 1;	/* cycles the thread may run */
 static int open_forever;	/* shutting down: never hold */
+static int stop_armed;		/* a restart's fini() is under way */
+static int stop_release;	/* ... and has joined: let the held go */
 static long long started_ns;	/* real start of the running cycle */
 static long long ended_ns[128]; /* real end of cycle n, n < 128 */
 
@@ -42,7 +45,7 @@ void th_gate_cycle_ended(void)
 	if (ended < sizeof(ended_ns) / sizeof(ended_ns[0]))
 		ended_ns[ended] = now - started_ns;
 	pthread_cond_broadcast(&gate_cond);
-	while (!open_forever && ended >= allowed)
+	while (!open_forever && !stop_release && ended >= allowed)
 		pthread_cond_wait(&gate_cond, &gate_mutex);
 	pthread_mutex_unlock(&gate_mutex);
 }
@@ -94,6 +97,45 @@ void th_gate_open(void)
 	open_forever = 1;
 	pthread_cond_broadcast(&gate_cond);
 	pthread_mutex_unlock(&gate_mutex);
+}
+
+void th_gate_arm_stop(void)
+{
+	pthread_once(&gate_once, gate_init);
+	pthread_mutex_lock(&gate_mutex);
+	stop_armed = 1;
+	pthread_mutex_unlock(&gate_mutex);
+}
+
+void th_gate_disarm_stop(void)
+{
+	pthread_once(&gate_once, gate_init);
+	pthread_mutex_lock(&gate_mutex);
+	stop_armed = 0;
+	stop_release = 0;
+	pthread_mutex_unlock(&gate_mutex);
+}
+
+/*
+ * The plugin's fini() joins its decay thread after telling it to stop;
+ * the thread is held here at the end of its last cycle.  So, during a
+ * restart, a pthread_join() releases it: it then sees its stop flag
+ * before starting another cycle.  Any other join passes straight on.
+ */
+int pthread_join(pthread_t thread, void **retval)
+{
+	static int (*real_join)(pthread_t, void **);
+
+	if (!real_join)
+		*(void **)&real_join = dlsym(RTLD_NEXT, "pthread_join");
+	pthread_once(&gate_once, gate_init);
+	pthread_mutex_lock(&gate_mutex);
+	if (stop_armed) {
+		stop_release = 1;
+		pthread_cond_broadcast(&gate_cond);
+	}
+	pthread_mutex_unlock(&gate_mutex);
+	return real_join(thread, retval);
 }
 
 unsigned th_gate_cycles(void)

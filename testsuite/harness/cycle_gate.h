@@ -36,6 +36,16 @@ void th_gate_allow(unsigned n);
 /* th_gate_open() - stop holding the thread (before the plugin's fini()). */
 void th_gate_open(void);
 
+/*
+ * th_gate_arm_stop(), th_gate_disarm_stop() - around a restart's
+ * priority_g_fini(): the plugin's pthread_join() of its decay thread (the
+ * harness exports pthread_join() and passes it on) releases the thread
+ * held at the end of the last cycle, without letting another cycle run,
+ * so the cycle count stays exact across the restart.
+ */
+void th_gate_arm_stop(void);
+void th_gate_disarm_stop(void);
+
 /* th_gate_cycles() - number of cycles ended so far. */
 unsigned th_gate_cycles(void);
 

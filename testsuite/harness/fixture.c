@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <float.h>
+#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -677,6 +678,8 @@ static int job_key(struct parser *p, int i, struct th_job *j)
 		return job_time(p, col, key, val, &j->end);
 	if (!strcmp(key, "resize"))
 		return job_time(p, col, key, val, &j->resize);
+	if (!strcmp(key, "finish"))
+		return job_time(p, col, key, val, &j->finish);
 	if (!strcmp(key, "nice"))
 		return parse_i32(val, -2147483645, 2147483645, &j->nice)
 			       ? fail(p, col, "nice=%s: not an integer", val)
@@ -844,6 +847,28 @@ static int parse_tres(struct parser *p)
 	return 0;
 }
 
+/* "Key=Value ..." from token `from` on, joined by single blanks. */
+static char *rest_of_line(struct parser *p, int from)
+{
+	size_t len = 1;
+	char *line;
+	int i;
+
+	for (i = from; i < p->n_tok; i++)
+		len += strlen(p->tok[i].text) + 1;
+	line = calloc(1, len);
+	if (!line) {
+		fprintf(stderr, "ts-harness: out of memory\n");
+		exit(2);
+	}
+	for (i = from; i < p->n_tok; i++) {
+		if (i > from)
+			strcat(line, " ");
+		strcat(line, p->tok[i].text);
+	}
+	return line;
+}
+
 /* "conf Key=Value": the rest of the line goes to slurm.conf verbatim. */
 static int parse_conf(struct parser *p)
 {
@@ -853,9 +878,7 @@ static int parse_conf(struct parser *p)
 		"SlurmUser",
 	};
 	struct th_fixture *fx = p->fx;
-	size_t k, len;
-	char *line;
-	int i;
+	size_t k;
 
 	if (p->n_tok < 2 || !strchr(p->tok[1].text, '='))
 		return fail(p, p->tok[0].col, "conf needs Key=Value");
@@ -869,20 +892,86 @@ static int parse_conf(struct parser *p)
 				    "ts-harness itself",
 				    reserved[k]);
 	}
-	for (len = 1, i = 1; i < p->n_tok; i++)
-		len += strlen(p->tok[i].text) + 1;
-	line = calloc(1, len);
-	if (!line) {
-		fprintf(stderr, "ts-harness: out of memory\n");
-		exit(2);
-	}
-	for (i = 1; i < p->n_tok; i++) {
-		if (i > 1)
-			strcat(line, " ");
-		strcat(line, p->tok[i].text);
-	}
 	fx->conf = grow(fx->conf, fx->n_conf, sizeof(*fx->conf));
-	fx->conf[fx->n_conf++] = line;
+	fx->conf[fx->n_conf++] = rest_of_line(p, 1);
+	return 0;
+}
+
+static int event_cycle(struct parser *p, struct th_event *ev)
+{
+	uint32_t v;
+
+	if (p->n_tok < 2 || parse_u32(p->tok[1].text, &v) || !v || v >= 100)
+		return fail(p, p->tok[0].col,
+			    "%s needs the cycle after which it happens "
+			    "(1..99)",
+			    p->tok[0].text);
+	ev->after = v;
+	ev->line = p->line;
+	return 0;
+}
+
+static void add_event(struct th_fixture *fx, const struct th_event *ev)
+{
+	fx->event = grow(fx->event, fx->n_event, sizeof(*fx->event));
+	fx->event[fx->n_event++] = *ev;
+}
+
+/* "restart N [damage=torn|corrupt|both] [down=SECS]" */
+static int parse_restart(struct parser *p)
+{
+	static const char *const damages[] = {
+		[TH_DAMAGE_NONE] = "none",
+		[TH_DAMAGE_TORN] = "torn",
+		[TH_DAMAGE_CORRUPT] = "corrupt",
+		[TH_DAMAGE_BOTH] = "both",
+	};
+	struct th_event ev = { .kind = TH_EV_RESTART };
+	size_t k;
+	int i;
+
+	if (event_cycle(p, &ev))
+		return -1;
+	for (i = 2; i < p->n_tok; i++) {
+		char *key = p->tok[i].text, *val = split_kv(key);
+		uint32_t v;
+
+		if (val && !strcmp(key, "damage")) {
+			for (k = 0; k < sizeof(damages) / sizeof(*damages); k++)
+				if (!strcmp(val, damages[k]))
+					break;
+			if (k == sizeof(damages) / sizeof(*damages))
+				return fail(p, p->tok[i].col,
+					    "damage=%s: not none, torn, "
+					    "corrupt or both",
+					    val);
+			ev.damage = (enum th_damage)k;
+		} else if (val && !strcmp(key, "down")) {
+			if (parse_u32(val, &v))
+				return fail(p, p->tok[i].col,
+					    "down=%s: not seconds", val);
+			ev.down = v;
+		} else {
+			return fail(p, p->tok[i].col,
+				    "expected damage= or down=, got '%s'",
+				    p->tok[i].text);
+		}
+	}
+	add_event(p->fx, &ev);
+	return 0;
+}
+
+/* "reconfigure N Key=Value": slurm.conf's Key becomes Value. */
+static int parse_reconfigure(struct parser *p)
+{
+	struct th_event ev = { .kind = TH_EV_RECONFIGURE };
+
+	if (event_cycle(p, &ev))
+		return -1;
+	if (p->n_tok < 3 || !strchr(p->tok[2].text, '='))
+		return fail(p, p->tok[0].col, "reconfigure N needs Key=Value");
+	ev.conf = rest_of_line(p, 2);
+	add_event(p->fx, &ev);
 	return 0;
 }
 
@@ -950,6 +1039,10 @@ static int parse_statement(struct parser *p)
 		return parse_tres(p);
 	if (!strcmp(kw, "cluster"))
 		return parse_cluster(p);
+	if (!strcmp(kw, "restart"))
+		return parse_restart(p);
+	if (!strcmp(kw, "reconfigure"))
+		return parse_reconfigure(p);
 	if (p->n_tok != 2)
 		return fail(p, p->tok[0].col,
 			    "'%s' takes one value, or is "
@@ -1098,6 +1191,14 @@ int th_fixture_read(const char *path, struct th_fixture *fx)
 	fx->qos = grow(fx->qos, 0, sizeof(*fx->qos));
 	fx->qos[fx->n_qos++] = normal;
 
+	{
+		char *copy = dup_str(path),
+		     *dir = realpath(dirname(copy), NULL);
+
+		fx->dir = dup_str(dir ? dir : ".");
+		free(dir);
+		free(copy);
+	}
 	if (parse_file(fx, path, 0) || th_fixture_sum_usage(fx)) {
 		th_fixture_free(fx);
 		return -1;
@@ -1134,6 +1235,10 @@ void th_fixture_free(struct th_fixture *fx)
 		free(fx->job[i].tres_alloc);
 	}
 	free(fx->job);
+	for (i = 0; i < fx->n_event; i++)
+		free(fx->event[i].conf);
+	free(fx->event);
+	free(fx->dir);
 	free(fx->last_ran_expr);
 	free(fx->path);
 	memset(fx, 0, sizeof(*fx));

@@ -83,6 +83,25 @@ struct th_job {
 	int32_t site;	  /* site factor, as scontrol SiteFactor= */
 	char *tres_req;	  /* "cpu=4,mem=8000,node=1" or NULL */
 	char *tres_alloc; /* NULL while pending */
+	time_t finish;	  /* the job ends then (job_end between cycles); 0 */
+	long line;
+};
+
+/* What a restart does to StateSaveLocation/treeshare_windows first. */
+enum th_damage {
+	TH_DAMAGE_NONE,
+	TH_DAMAGE_TORN,	   /* the file cut to half its length */
+	TH_DAMAGE_CORRUPT, /* one byte in its middle flipped */
+	TH_DAMAGE_BOTH,	   /* torn, and its .prev copy corrupt */
+};
+
+/* Something done to the controller between two cycles. */
+struct th_event {
+	enum { TH_EV_RESTART, TH_EV_RECONFIGURE } kind;
+	unsigned after;	       /* cycle after which it happens */
+	enum th_damage damage; /* restart */
+	time_t down;	       /* restart: extra seconds down */
+	char *conf;	       /* reconfigure: "Key=Value" for slurm.conf */
 	long line;
 };
 
@@ -111,6 +130,9 @@ struct th_fixture {
 	size_t n_assoc;
 	struct th_job *job;
 	size_t n_job;
+	struct th_event *event; /* in fixture order */
+	size_t n_event;
+	char *dir; /* the fixture's directory, absolute (${FIXTURE_DIR}) */
 };
 
 /*

@@ -26,6 +26,7 @@
 #include "src/common/log.h"
 #include "src/common/pack.h"
 #include "src/common/read_config.h"
+#include "src/common/slurm_priority.h"
 #include "src/common/slurm_protocol_common.h"
 #include "src/common/slurmdbd_defs.h"
 #include "src/common/slurmdbd_pack.h"
@@ -97,12 +98,84 @@ static buf_t *state_buf(time_t now)
 	return buf;
 }
 
+/* line with every ${FIXTURE_DIR} replaced by the fixture's directory. */
+static char *expand(const char *line, const struct th_fixture *fx)
+{
+	static const char var[] = "${FIXTURE_DIR}";
+	const char *at;
+	char *out = NULL;
+
+	while ((at = strstr(line, var))) {
+		xstrncat(out, line, (size_t)(at - line));
+		xstrcat(out, fx->dir);
+		line = at + strlen(var);
+	}
+	xstrcat(out, line);
+	return out;
+}
+
+/* "Key=..." and "key=..." are the same key, as in slurm.conf. */
+static bool same_key(const char *a, const char *b)
+{
+	size_t n = strcspn(a, "=");
+
+	return n == strcspn(b, "=") && !strncasecmp(a, b, n);
+}
+
+/*
+ * slurm.conf: the harness's lines, then the fixture's conf lines, each
+ * replaced by the last override (reconfigure) of its key, then the
+ * overrides of keys the fixture does not set.
+ */
+static int write_conf(struct th_setup *s, const struct th_fixture *fx)
+{
+	char *conf = NULL, *line;
+	size_t i, k;
+	int rc;
+
+	xstrfmtcat(conf,
+		   "# written by ts-harness for %s\n"
+		   "ClusterName=harness\n"
+		   "SlurmctldHost=localhost\n"
+		   "SlurmUser=root\n"
+		   "AccountingStorageType=accounting_storage/slurmdbd\n"
+		   "PriorityType=%s\n"
+		   "PluginDir=%s\n"
+		   "StateSaveLocation=%s\n",
+		   fx->path, s->plugin, s->plugin_dir, s->dir);
+	for (i = 0; i < fx->n_conf; i++) {
+		const char *use = fx->conf[i];
+
+		for (k = 0; k < s->n_override; k++)
+			if (same_key(s->override[k], fx->conf[i]))
+				use = s->override[k];
+		line = expand(use, fx);
+		xstrfmtcat(conf, "%s\n", line);
+		xfree(line);
+	}
+	for (k = 0; k < s->n_override; k++) {
+		bool later = false, in_fixture = false;
+
+		for (i = k + 1; i < s->n_override; i++)
+			later |= same_key(s->override[i], s->override[k]);
+		for (i = 0; i < fx->n_conf; i++)
+			in_fixture |= same_key(fx->conf[i], s->override[k]);
+		if (later || in_fixture)
+			continue;
+		line = expand(s->override[k], fx);
+		xstrfmtcat(conf, "%s\n", line);
+		xfree(line);
+	}
+	rc = write_file(s->dir, "slurm.conf", conf, strlen(conf));
+	xfree(conf);
+	return rc;
+}
+
 int th_setup_conf(struct th_setup *s, const struct th_fixture *fx)
 {
 	log_options_t logopt = LOG_OPTS_STDERR_ONLY;
 	const char *tmp = getenv("TMPDIR");
-	char *conf = NULL, *path;
-	size_t i;
+	char *path;
 	int rc;
 
 	logopt.stderr_level = LOG_LEVEL_ERROR + s->verbose;
@@ -118,21 +191,7 @@ int th_setup_conf(struct th_setup *s, const struct th_fixture *fx)
 			strerror(errno));
 		return -1;
 	}
-	xstrfmtcat(conf,
-		   "# written by ts-harness for %s\n"
-		   "ClusterName=harness\n"
-		   "SlurmctldHost=localhost\n"
-		   "SlurmUser=root\n"
-		   "AccountingStorageType=accounting_storage/slurmdbd\n"
-		   "PriorityType=%s\n"
-		   "PluginDir=%s\n"
-		   "StateSaveLocation=%s\n",
-		   fx->path, s->plugin, s->plugin_dir, s->dir);
-	for (i = 0; i < fx->n_conf; i++)
-		xstrfmtcat(conf, "%s\n", fx->conf[i]);
-	rc = write_file(s->dir, "slurm.conf", conf, strlen(conf));
-	xfree(conf);
-	if (rc)
+	if (write_conf(s, fx))
 		return -1;
 
 	path = xstrdup_printf("%s/slurm.conf", s->dir);
@@ -822,6 +881,110 @@ int th_setup_controller(struct th_setup *s, const struct th_fixture *fx)
 	return 0;
 }
 
+int th_setup_reconfigure(struct th_setup *s, const struct th_fixture *fx,
+			 const char *conf)
+{
+	slurmctld_lock_t config_write = { .conf = WRITE_LOCK };
+	char *path = xstrdup_printf("%s/slurm.conf", s->dir);
+	int rc;
+
+	xrecalloc(s->override, s->n_override + 1, sizeof(*s->override));
+	s->override[s->n_override++] = xstrdup(conf);
+	if (write_conf(s, fx)) {
+		xfree(path);
+		return -1;
+	}
+	/* slurmctld re-reads slurm.conf under its config write lock */
+	lock_slurmctld(config_write);
+	rc = slurm_conf_reinit(path);
+	if (rc == SLURM_SUCCESS)
+		accounting_enforce = slurm_conf.accounting_storage_enforce;
+	unlock_slurmctld(config_write);
+	xfree(path);
+	if (rc != SLURM_SUCCESS) {
+		fprintf(stderr, "ts-harness: reconfigure %s: rejected: %s\n",
+			conf, slurm_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+int th_setup_end_jobs(const struct th_fixture *fx, time_t now)
+{
+	slurmctld_lock_t job_write = { .job = WRITE_LOCK, .part = READ_LOCK };
+	job_record_t *j;
+	ListIterator it;
+	size_t i;
+	int ended = 0;
+
+	/* slurmctld's job_completion: job write lock, then the plugin */
+	lock_slurmctld(job_write);
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it))) {
+		for (i = 0; i < fx->n_job && fx->job[i].id != j->job_id; i++)
+			;
+		if (i == fx->n_job || !fx->job[i].finish ||
+		    fx->job[i].finish > now || IS_JOB_FINISHED(j))
+			continue;
+		j->job_state = JOB_COMPLETE;
+		j->end_time = fx->job[i].finish;
+		priority_g_job_end(j);
+		ended++;
+	}
+	list_iterator_destroy(it);
+	unlock_slurmctld(job_write);
+	return ended;
+}
+
+/* Flip one bit of the byte in the middle of path. */
+static int corrupt(const char *path)
+{
+	struct stat st;
+	unsigned char c;
+	int fd = open(path, O_RDWR), rc = -1;
+
+	if (fd < 0)
+		return -1;
+	if (!fstat(fd, &st) && st.st_size > 0 &&
+	    pread(fd, &c, 1, st.st_size / 2) == 1) {
+		c ^= 0x10;
+		if (pwrite(fd, &c, 1, st.st_size / 2) == 1)
+			rc = 0;
+	}
+	close(fd);
+	return rc;
+}
+
+/* Cut path to half its length. */
+static int tear(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -1;
+	return truncate(path, st.st_size / 2);
+}
+
+int th_setup_damage(struct th_setup *s, enum th_damage damage)
+{
+	char *file = xstrdup_printf("%s/treeshare_windows", s->dir);
+	char *prev = xstrdup_printf("%s.prev", file);
+	int rc = 0;
+
+	if (damage == TH_DAMAGE_TORN || damage == TH_DAMAGE_BOTH)
+		rc |= tear(file);
+	if (damage == TH_DAMAGE_CORRUPT)
+		rc |= corrupt(file);
+	if (damage == TH_DAMAGE_BOTH)
+		rc |= corrupt(prev);
+	if (rc)
+		fprintf(stderr, "ts-harness: cannot damage %s: %s\n", file,
+			strerror(errno));
+	xfree(file);
+	xfree(prev);
+	return rc ? -1 : 0;
+}
+
 static void remove_dir(const char *dir)
 {
 	struct dirent *e;
@@ -844,6 +1007,8 @@ static void remove_dir(const char *dir)
 
 void th_setup_free(struct th_setup *s)
 {
+	size_t i;
+
 	FREE_NULL_LIST(job_list);
 	FREE_NULL_LIST(part_list);
 	assoc_mgr_fini(false);
@@ -856,6 +1021,9 @@ void th_setup_free(struct th_setup *s)
 		xfree(s->dir);
 	}
 	xfree(s->decay_state);
+	for (i = 0; i < s->n_override; i++)
+		xfree(s->override[i]);
+	xfree(s->override);
 	slurm_conf_destroy();
 	log_fini();
 }

@@ -33,6 +33,8 @@ struct th_setup {
 	bool keep_dir;	   /* leave dir behind (debugging) */
 	char *decay_state; /* priority_last_decay_ran as written */
 	size_t decay_len;
+	char **override; /* reconfigure lines so far, in order */
+	size_t n_override;
 };
 
 /*
@@ -64,6 +66,30 @@ int th_setup_restore_decay_state(struct th_setup *s);
 
 /* th_setup_set_plugin() - switch PriorityType (bench children). */
 void th_setup_set_plugin(const char *plugin);
+
+/*
+ * th_setup_reconfigure() - slurm.conf's key of conf ("Key=Value") becomes
+ * Value (added if the fixture does not set it) and slurm.conf is read
+ * again with slurm_conf_reinit() under the config write lock, as
+ * slurmctld's reconfigure does; the caller then calls
+ * priority_g_reconfig().  RET 0, or -1 after printing why.
+ */
+int th_setup_reconfigure(struct th_setup *s, const struct th_fixture *fx,
+			 const char *conf);
+
+/*
+ * th_setup_end_jobs() - every job whose finish time has come ends as in
+ * slurmctld's job_completion(): under the job write lock, state
+ * COMPLETE, end_time its finish time, then priority_g_job_end().
+ * RET how many ended.
+ */
+int th_setup_end_jobs(const struct th_fixture *fx, time_t now);
+
+/*
+ * th_setup_damage() - damage StateSaveLocation/treeshare_windows (and
+ * its .prev copy) as a crash or a bad disk would.  RET 0 or -1.
+ */
+int th_setup_damage(struct th_setup *s, enum th_damage damage);
 
 /* th_setup_free() - free jobs, partitions, assoc_mgr; remove the dir. */
 void th_setup_free(struct th_setup *s);

@@ -68,6 +68,70 @@ struct run_opts {
 	bool keep;
 };
 
+/*
+ * A restart between cycles c and c + 1, as slurmctld's shutdown and
+ * start: the plugin's fini() (its decay thread released from the gate by
+ * its own join), StateSaveLocation damaged if asked, the clock moved on
+ * by the downtime, then init() again, whose thread runs cycle c + 1.
+ * RET 0, or 2 after printing why.
+ */
+static int restart(struct th_setup *s, const struct th_event *ev, unsigned c)
+{
+	int rc;
+
+	th_gate_arm_stop();
+	rc = priority_g_fini();
+	th_gate_disarm_stop();
+	if (rc != SLURM_SUCCESS) {
+		fprintf(stderr,
+			"ts-harness: restart after cycle %u: fini() "
+			"failed\n",
+			c);
+		return 2;
+	}
+	if (ev->damage != TH_DAMAGE_NONE && th_setup_damage(s, ev->damage))
+		return 2;
+	th_clock_advance(ev->down);
+	th_gate_allow(c + 1);
+	if (priority_g_init() != SLURM_SUCCESS) {
+		fprintf(stderr,
+			"ts-harness: restart after cycle %u: cannot load "
+			"%s\n",
+			c, s->plugin);
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * Between cycles c and c + 1: jobs whose finish time has come end, then
+ * the fixture's restarts and reconfigures after cycle c, in order.
+ * RET 0, or 2 after printing why.
+ */
+static int between(struct th_setup *s, const struct th_fixture *fx, unsigned c,
+		   bool *allowed)
+{
+	size_t i;
+
+	th_setup_end_jobs(fx, th_clock_now());
+	for (i = 0; i < fx->n_event; i++) {
+		const struct th_event *ev = &fx->event[i];
+
+		if (ev->after != c)
+			continue;
+		if (ev->kind == TH_EV_RESTART) {
+			if (restart(s, ev, c))
+				return 2;
+			*allowed = true;
+		} else {
+			if (th_setup_reconfigure(s, fx, ev->conf))
+				return 2;
+			priority_g_reconfig(true);
+		}
+	}
+	return 0;
+}
+
 static int run(struct run_opts *o)
 {
 	struct th_setup s = { .plugin = o->plugin,
@@ -118,9 +182,16 @@ static int run(struct run_opts *o)
 		}
 		th_report_cycle(stdout, c);
 		if (c < cycles) {
+			bool allowed = false;
+
 			th_clock_advance(
 				(time_t)slurm_conf.priority_calc_period);
-			th_gate_allow(c + 1);
+			if (between(&s, &fx, c, &allowed)) {
+				fflush(stdout);
+				_exit(2); /* the plugin may be half gone */
+			}
+			if (!allowed)
+				th_gate_allow(c + 1);
 		}
 	}
 	th_report_set(stdout, cycles);
