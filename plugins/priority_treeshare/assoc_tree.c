@@ -315,10 +315,12 @@ static void write_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, size_t i,
 				u->fs_factor = fs->fs_factor[i];
 		}
 	}
-	/* Under Fair Tree's bit sshare prints users' stored fs_factor. */
-	if (a->user && cfg->algo != TS_FS_FAIR_TREE &&
+	/* Under Fair Tree's bit sshare prints users' stored fs_factor and
+	 * every LevelFS: this algorithm's, not a Fair Tree cycle's. */
+	if (cfg->algo != TS_FS_FAIR_TREE &&
 	    (c->flags & PRIORITY_FLAGS_FAIR_TREE)) {
-		u->fs_factor = fs->fs_factor[i];
+		if (a->user)
+			u->fs_factor = fs->fs_factor[i];
 		u->level_fs = fs->level_fs[i];
 	}
 	if (a->user)
