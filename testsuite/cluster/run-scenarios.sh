@@ -11,6 +11,10 @@
 #                                 engineer's): multifactor and treeshare
 #                                 give the same sshare/sprio text on one
 #                                 state; bad PriorityParameters keys
+#   (f) scenario_extensions.sh    priority/treeshare only (extensions
+#                                 engineer's): fairshare=pbs orders bob
+#                                 before suzy as PBS would; a bad key at
+#                                 reconfigure; a bad formula at start
 #   (d) scenario-node-power.sh    node off/on/kill helpers of the power lab
 # then "cluster down" and a check, by pid, that nothing it started is
 # left.  The cluster goes down on any exit (trap), logs stay.
@@ -39,6 +43,7 @@ export TS_CLUSTER_DIR TS_CLUSTER_LOCK_HOLDER=$TS_CLUSTER_DIR
 . "$HERE/scenario-node-power.sh"
 if [ "$PLUGIN" = priority/treeshare ]; then
 	. "$HERE/scenario_switch.sh"
+	. "$HERE/scenario_extensions.sh"
 fi
 
 UP_LOG=$(dirname "$TAP_FILE")/cluster-$P.up.log
@@ -96,6 +101,7 @@ if scenario_usage_order; then
 	scenario_reconfigure
 	if [ "$PLUGIN" = priority/treeshare ]; then
 		scenario_switch
+		scenario_extensions
 	fi
 fi
 scenario_node_power
