@@ -262,14 +262,17 @@ int assoc_tree_compute(struct assoc_tree *at, const struct priority_conf *c)
  * classic user, whose usage Slurm computes at its first pending job.
  */
 static void cache_job_factor(struct assoc_tree *at, slurmdb_assoc_rec_t *a,
-			     size_t i, const struct ts_fs_config *cfg)
+			     size_t i, const struct priority_conf *c)
 {
+	const struct ts_fs_config *cfg = &c->fs;
 	slurmdb_assoc_rec_t *f = a;
 	struct fs_pbs pbs = { .perc = at->fs.pbs_perc[i],
 			      .tree_usage = at->fs.pbs_tree_usage[i],
 			      .factor = at->fs.pbs_factor[i] };
 
-	fs_cache_put_pbs(a->id, &pbs);
+	/* Only a formula reads a job's PBS values. */
+	if (c->formula)
+		fs_cache_put_pbs(a->id, &pbs);
 	if (cfg->algo == TS_FS_FAIR_TREE) {
 		fs_cache_put(a->id, a->usage->fs_factor);
 		return;
@@ -324,7 +327,7 @@ static void write_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, size_t i,
 		u->level_fs = fs->level_fs[i];
 	}
 	if (a->user)
-		cache_job_factor(at, a, i, cfg);
+		cache_job_factor(at, a, i, c);
 }
 
 void assoc_tree_write_back(struct assoc_tree *at, const struct priority_conf *c)

@@ -78,13 +78,13 @@ int assoc_tree_compute(struct assoc_tree *at, const struct priority_conf *c);
  * and shares_norm where the record's shares and level shares are still
  * those copied.  Whatever the algorithm, when PriorityFlags has Fair
  * Tree's bit (sshare then prints users' stored fs_factor and every
- * LevelFS) users get their job factor as fs_factor and every association
- * the algorithm's level_fs (0 outside Fair Tree); when the snapshot's usage came
- * from the usage windows (usage_from_windows) every record gets its
- * decay-weighted window usage as usage_raw.  Then every user's
- * job factor (a target's where one applies) and PBS values go to
- * fs_cache.h's cache (classic users' factor only once computed).  Caller
- * holds { .assoc = WRITE_LOCK }.
+ * LevelFS) users get their job factor as fs_factor and every
+ * association the algorithm's level_fs (0 outside Fair Tree).  When the
+ * snapshot's usage came from the usage windows (usage_from_windows)
+ * every record gets its decay-weighted window usage as usage_raw.  Then
+ * every user's job factor (a target's where one applies) and, with
+ * formula=, its PBS values go to fs_cache.h's cache (classic users'
+ * factor only once computed).  Caller holds { .assoc = WRITE_LOCK }.
  */
 void assoc_tree_write_back(struct assoc_tree *at,
 			   const struct priority_conf *c);

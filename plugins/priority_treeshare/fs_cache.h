@@ -13,9 +13,9 @@
  * factor.  Between cycles a factor follows the association records except
  * for one case: shares changed by sacctmgr reach it at the next cycle.
  *
- * Each entry also holds the association's PBS values (fairshare_perc,
- * fairshare_tree_usage, fairshare_factor), computed every cycle whatever
- * the algorithm, for formula= (issue 5).  They sit in an array parallel
+ * With formula= (issue 5) each entry also holds the association's PBS
+ * values (fairshare_perc, fairshare_tree_usage, fairshare_factor),
+ * computed every cycle whatever the algorithm.  They sit in an array parallel
  * to the factors, so a lookup of a factor alone touches no more memory
  * than before.
  *
