@@ -9,8 +9,9 @@
 #     and fairshare_factor, computed here from sshare's RawShares and
 #     RawUsage seed 000's way; sprio orders the pending jobs as those
 #     factors rank their users, bob before suzy; sprio FAIRSHARE is
-#     sshare's FairShare times PriorityWeightFairshare; scontrol show
-#     config shows the PriorityParameters in force;
+#     sshare's FairShare times PriorityWeightFairshare; sshare computing
+#     FairShare in the client (NO_FAIR_TREE) gets PBS's factor from the
+#     plugin; scontrol show config shows the PriorityParameters in force;
 #  2. a bad key at the next reconfigure is one log line naming it and the
 #     settings kept, and after the next cycle the factors are still PBS's;
 #  3. a formula that does not compile makes slurmctld refuse to start,
@@ -150,6 +151,38 @@ ext_check_sprio()
 	fi
 }
 
+# ext_check_client - Debian's sshare with a slurm.conf of its own that
+# has PriorityFlags=NO_FAIR_TREE and FairShareDampeningFactor=3 computes
+# FairShare itself, calling priority_treeshare.so loaded in the client
+# with EffectvUsage and NormShares: the plugin must learn fairshare=pbs
+# from that slurm.conf and give PBS's factor, which ignores dampening
+# (classic's 2^(-U/S/3) would not match).  One TAP line.
+ext_check_client()
+{
+	local snap=$TS_CLUSTER_DIR/snap conf=$TS_CLUSTER_DIR/etc/client-nft.conf
+	local bad="" u f
+
+	sed -e '/^[[:space:]]*PriorityFlags[[:space:]]*=/Id' \
+		-e '/^[[:space:]]*FairShareDampeningFactor[[:space:]]*=/Id' \
+		"$SLURM_CONF" >"$conf"
+	printf 'PriorityFlags=NO_FAIR_TREE\nFairShareDampeningFactor=3\n' >>"$conf"
+	SLURM_CONF=$conf sshare -l -a -P >"$snap/ext-client.sshare" 2>"$snap/ext-client.err"
+	cp "$snap/ext-pbs.config" "$snap/ext-client.config" 2>/dev/null
+	bad=$(ext_check_pbs ext-client) || true
+	for u in $SEED_USERS; do
+		f=$(ts_sshare_get "$snap/ext-client.sshare" "$(user_acct "$u")" "$u" FairShare)
+		[ -n "$f" ] || bad+="$u: no FairShare; "
+	done
+	if [ -z "$bad" ] && [ -s "$snap/ext-client.sshare" ]; then
+		ok "$P: fairshare=pbs: sshare computing FairShare in the client (NO_FAIR_TREE, dampening 3) shows PBS's fairshare_factor"
+	else
+		not_ok "$P: fairshare=pbs: sshare computing FairShare in the client (NO_FAIR_TREE, dampening 3) shows PBS's fairshare_factor" \
+			"$bad" "$(cat "$snap/ext-client.err")" \
+			"$(cut -d'|' -f1-9 "$snap/ext-client.sshare")"
+	fi
+	rm -f "$conf"
+}
+
 scenario_extensions()
 {
 	local snap=$TS_CLUSTER_DIR/snap line u j bad want
@@ -191,6 +224,7 @@ scenario_extensions()
 	diag "$P: fairshare=pbs (sprio -l -h):"
 	diag "$(cat "$snap/ext-pbs.sprio")"
 	ext_check_sprio ext-pbs
+	ext_check_client
 	if [ "$(ts_config_get "$snap/ext-pbs.config" PriorityParameters)" = fairshare=pbs ] &&
 	   ext_log_has "$line" "priority/treeshare: PriorityParameters in force: fairshare=pbs"; then
 		ok "$P: scontrol show config shows PriorityParameters=fairshare=pbs and slurmctld logs it in force"
