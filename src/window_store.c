@@ -10,16 +10,13 @@
  * allocation): depth and counts bounded and matching the length, bounds
  * strictly falling, values finite and >= 0, ids unique.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "atomic_file.h"
 #include "whole_file.h"
 #include "window_store.h"
 
@@ -304,18 +301,6 @@ int ts_window_store_decode(const void *buf, size_t len, struct ts_windows *w,
 	return TS_OK;
 }
 
-static char *suffixed(const char *path, const char *suffix)
-{
-	size_t a = strlen(path), b = strlen(suffix);
-	char *s = malloc(a + b + 1);
-
-	if (s) {
-		memcpy(s, path, a);
-		memcpy(s + a, suffix, b + 1);
-	}
-	return s;
-}
-
 static int load_one(const char *path, struct ts_windows *w, int64_t *saved_at,
 		    struct ts_error *err)
 {
@@ -354,7 +339,7 @@ int ts_window_store_load(const char *path, struct ts_windows *w,
 		     e1.msg) >= (int)sizeof(st->problem))
 		strcpy(st->problem + sizeof(st->problem) - 4, "...");
 
-	prev = suffixed(path, ".prev");
+	prev = ts_atomic_file_sibling(path, ".prev");
 	if (!prev)
 		return ts_error_set(err, TS_ENOMEM, -1, "%s", st->problem);
 	rc = load_one(prev, w, &st->saved_at, &e2);
@@ -373,46 +358,6 @@ int ts_window_store_load(const char *path, struct ts_windows *w,
 	return rc;
 }
 
-/* write(2) all of buf; RET 0 or -1 with errno set. */
-static int write_all(int fd, const unsigned char *buf, size_t len)
-{
-	while (len) {
-		ssize_t r = write(fd, buf, len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		buf += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
-static int write_new(const char *tmp, const unsigned char *buf, size_t len,
-		     struct ts_error *err)
-{
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-
-	if (fd < 0)
-		return ts_error_set(err, TS_EIO, -1, "cannot create %s: %s",
-				    tmp, strerror(errno));
-	if (write_all(fd, buf, len) || fsync(fd)) {
-		int rc = ts_error_set(err, TS_EIO, -1, "cannot write %s: %s",
-				      tmp, strerror(errno));
-
-		close(fd);
-		unlink(tmp);
-		return rc;
-	}
-	if (close(fd)) {
-		unlink(tmp);
-		return ts_error_set(err, TS_EIO, -1, "cannot write %s: %s", tmp,
-				    strerror(errno));
-	}
-	return TS_OK;
-}
-
 /* PATH is worth keeping as PATH.prev if it is complete and ours. */
 static int is_good_copy(const char *path)
 {
@@ -427,42 +372,6 @@ static int is_good_copy(const char *path)
 	good = check_image((unsigned char *)buf, len, &ignored) == TS_OK;
 	free(buf);
 	return good;
-}
-
-/* Keep path as prev: a hard link, so path never goes missing. */
-static int keep_previous(const char *path, const char *prev,
-			 struct ts_error *err)
-{
-	if (unlink(prev) && errno != ENOENT)
-		return ts_error_set(err, TS_EIO, -1, "cannot remove %s: %s",
-				    prev, strerror(errno));
-	if (!link(path, prev))
-		return TS_OK;
-	/* No hard links here: a rename leaves prev for load to use. */
-	if (!rename(path, prev))
-		return TS_OK;
-	return ts_error_set(err, TS_EIO, -1, "cannot keep %s as %s: %s", path,
-			    prev, strerror(errno));
-}
-
-static void sync_dir(const char *path)
-{
-	char *dir = strdup(path), *slash;
-	int fd;
-
-	if (!dir)
-		return;
-	slash = strrchr(dir, '/');
-	if (slash == dir)
-		slash[1] = '\0';
-	else if (slash)
-		*slash = '\0';
-	fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd); /* best effort: the rename itself is atomic */
-		close(fd);
-	}
-	free(dir);
 }
 
 int ts_window_store_save(const char *path, const struct ts_windows *w,
@@ -482,33 +391,11 @@ int ts_window_store_save(const char *path, const struct ts_windows *w,
 int ts_window_store_save_image(const char *path, const void *image, size_t len,
 			       struct ts_error *err)
 {
-	char *tmp = suffixed(path, ".new"), *prev = suffixed(path, ".prev");
-	int rc;
+	static const struct ts_atomic_file how = {
+		.tmp_suffix = ".new",
+		.prev_suffix = ".prev",
+		.worth_keeping = is_good_copy,
+	};
 
-	if (!tmp || !prev) {
-		rc = ts_error_set(err, TS_ENOMEM, -1, "cannot save %s: %s",
-				  path, strerror(ENOMEM));
-		goto out;
-	}
-	rc = write_new(tmp, image, len, err);
-	if (rc)
-		goto out;
-	if (is_good_copy(path)) {
-		rc = keep_previous(path, prev, err);
-		if (rc) {
-			unlink(tmp);
-			goto out;
-		}
-	}
-	if (rename(tmp, path)) {
-		rc = ts_error_set(err, TS_EIO, -1, "cannot rename %s to %s: %s",
-				  tmp, path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	sync_dir(path);
-out:
-	free(tmp);
-	free(prev);
-	return rc;
+	return ts_atomic_file_write(path, image, len, &how, err);
 }

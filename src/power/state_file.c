@@ -1,30 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * state_file.c - flock()ed, atomically replaced state file (state_file.h).
- * Edge cases: EINTR while waiting for the lock is retried; a short write
- * or a failed fsync leaves PATH untouched and removes PATH.new.<pid>.
+ * Edge cases: EINTR while waiting for the lock is retried; a failed write
+ * (atomic_file.c) leaves PATH untouched and removes PATH.new.<pid>.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "power/state_file.h"
-
-static char *suffixed(const char *path, const char *suffix)
-{
-	size_t n = strlen(path) + strlen(suffix) + 1;
-	char *s = malloc(n);
-
-	if (s)
-		snprintf(s, n, "%s%s", path, suffix);
-	return s;
-}
 
 /*
  * Read all of path into a malloc()ed, NUL-terminated buffer; *buf NULL and
@@ -97,7 +86,7 @@ int ts_power_store_lock(struct ts_power_store *s, const char *path,
 				    "state file %s: already locked", path);
 	free(s->path);
 	s->path = strdup(path);
-	lock_path = suffixed(path, ".lock");
+	lock_path = ts_atomic_file_sibling(path, ".lock");
 	if (!s->path || !lock_path) {
 		free(lock_path);
 		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
@@ -134,88 +123,39 @@ int ts_power_store_lock(struct ts_power_store *s, const char *path,
 	return rc;
 }
 
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-static void sync_dir(const char *path)
-{
-	char *copy = strdup(path);
-	int fd;
-
-	if (!copy)
-		return;
-	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-	free(copy);
-}
-
 int ts_power_store_save(struct ts_power_store *s,
 			const struct ts_power_state *st, struct ts_error *err)
 {
-	char suffix[32], *tmp, *text;
-	int fd, rc = TS_OK;
+	char suffix[32], *text;
+	struct ts_atomic_file how = { .tmp_suffix = suffix };
+	int rc;
 
 	if (s->lock_fd < 0)
 		return ts_error_set(err, TS_EINVAL, -1,
 				    "state file: save without the lock");
-	snprintf(suffix, sizeof(suffix), ".new.%ld", (long)getpid());
-	tmp = suffixed(s->path, suffix);
 	text = ts_power_state_format(st, err);
-	if (!tmp || !text) {
-		free(tmp);
-		free(text);
+	if (!text)
 		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
+	if (s->read_text && !strcmp(s->read_text, text)) {
+		free(text); /* unchanged */
+		return TS_OK;
 	}
-	if (s->read_text && !strcmp(s->read_text, text))
-		goto out; /* unchanged */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		rc = ts_error_set(err, TS_EIO, -1, "state file %s: %s", tmp,
-				  strerror(errno));
-		goto out;
+	/* Our own temporary name: other instances may be crashing mid-write
+	 * (the lock keeps them from writing at the same time). */
+	snprintf(suffix, sizeof(suffix), ".new.%ld", (long)getpid());
+	rc = ts_atomic_file_write(s->path, text, strlen(text), &how, err);
+	if (rc != TS_OK) {
+		free(text);
+		return rc;
 	}
-	if (write_all(fd, text, strlen(text)) || fsync(fd)) {
-		rc = ts_error_set(err, TS_EIO, -1, "state file %s: %s", tmp,
-				  strerror(errno));
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	close(fd);
-	if (rename(tmp, s->path)) {
-		rc = ts_error_set(err, TS_EIO, -1, "state file %s: rename: %s",
-				  s->path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	sync_dir(s->path);
 	free(s->read_text);
 	s->read_text = text;
-	text = NULL;
-out:
-	free(tmp);
-	free(text);
-	return rc;
+	return TS_OK;
 }
 
 int ts_power_store_quarantine(struct ts_power_store *s, struct ts_error *err)
 {
-	char *dst = suffixed(s->path, ".corrupt");
+	char *dst = ts_atomic_file_sibling(s->path, ".corrupt");
 	int rc = TS_OK;
 
 	if (!dst)

@@ -5,6 +5,7 @@
  * seed 001's "MON DD YY HH:MM:SS" status times.
  */
 #include <check.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,6 +147,43 @@ START_TEST(store_saves_atomically_and_reads_back)
 }
 END_TEST
 
+/*
+ * A save that cannot be written (write(2) to /dev/full fails with
+ * ENOSPC, as on a full disk) names the file and leaves the old state.
+ */
+START_TEST(store_save_on_a_full_disk_keeps_the_old_state)
+{
+	char *dir = tmp_dir(), path[256], tmp[300], want[400];
+	struct ts_power_store s = TS_POWER_STORE_INIT;
+	struct ts_power_state st = TS_POWER_STATE_INIT;
+	struct ts_error err = TS_ERROR_INIT;
+	FILE *f;
+	long k;
+
+	snprintf(path, sizeof(path), "%s/state", dir);
+	f = fopen(path, "w");
+	fputs(two_nodes, f);
+	fclose(f);
+	snprintf(tmp, sizeof(tmp), "%s.new.%ld", path, (long)getpid());
+	ck_assert_int_eq(symlink("/dev/full", tmp), 0);
+	ck_assert_int_eq(ts_power_store_lock(&s, path, &st, &err), TS_OK);
+	k = ts_power_state_get(&st, "n1", &err);
+	st.node[k].off_at = 1;
+	ck_assert_int_eq(ts_power_store_save(&s, &st, &err), TS_EIO);
+	snprintf(want, sizeof(want), "cannot write %s: %s", tmp,
+		 strerror(ENOSPC));
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_int_ne(access(tmp, F_OK), 0); /* no leftover */
+	ts_power_store_unlock(&s);
+	ck_assert_int_eq(ts_power_store_lock(&s, path, &st, &err), TS_OK);
+	k = ts_power_state_get(&st, "n1", &err);
+	ck_assert_int_eq(st.node[k].off_at, 1459217159);
+	ts_power_store_unlock(&s);
+	ts_power_state_free(&st);
+	rm_dir(dir);
+}
+END_TEST
+
 /* A crash between write and rename leaves only a stray .new file. */
 START_TEST(store_ignores_half_written_new_file_of_a_crash)
 {
@@ -243,6 +281,7 @@ Suite *suite_power_state(void)
 	tcase_add_test(tc, state_parse_refuses_what_it_cannot_read_for_sure);
 	tcase_add_test(tc, state_parse_refuses_truncated_file);
 	tcase_add_test(tc, store_saves_atomically_and_reads_back);
+	tcase_add_test(tc, store_save_on_a_full_disk_keeps_the_old_state);
 	tcase_add_test(tc, store_ignores_half_written_new_file_of_a_crash);
 	tcase_add_test(tc, store_quarantines_corrupt_file_keeping_lock);
 	tcase_add_test(tc, status_prints_times_as_mon_dd_yy_hh_mm_ss);
