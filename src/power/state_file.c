@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * state_file.c - flock()ed, atomically replaced state file (state_file.h).
- * Edge cases: EINTR while waiting for the lock is retried; a failed write
- * (atomic_file.c) leaves PATH untouched and removes PATH.new.<pid>.
+ * Edge cases: EINTR while waiting for the lock is retried; a missing PATH
+ * is an empty state; a failed write (atomic_file.c) leaves PATH untouched
+ * and removes PATH.new.<pid>.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,63 +15,24 @@
 
 #include "atomic_file.h"
 #include "power/state_file.h"
+#include "whole_file.h"
 
 /*
  * Read all of path into a malloc()ed, NUL-terminated buffer; *buf NULL and
- * *len 0 if path is missing.
+ * *len 0 if path is missing (a first start: an empty state).
  */
 static int read_all(const char *path, char **buf, size_t *len,
 		    struct ts_error *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 4096, n = 0;
-	char *b;
+	struct ts_error why = TS_ERROR_INIT;
+	int rc = ts_whole_file_read(path, TS_POWER_STORE_MAX_BYTES, buf, len,
+				    &why);
 
-	*buf = NULL;
-	*len = 0;
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return TS_OK;
-		return ts_error_set(err, TS_EIO, -1, "state file %s: %s", path,
-				    strerror(errno));
-	}
-	b = malloc(cap);
-	for (;;) {
-		ssize_t r;
-
-		if (!b) {
-			close(fd);
-			return ts_error_set(err, TS_ENOMEM, -1,
-					    "out of memory");
-		}
-		r = read(fd, b + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-
-			free(b);
-			close(fd);
-			return ts_error_set(err, TS_EIO, -1,
-					    "state file %s: %s", path,
-					    strerror(e));
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-		if (n + 1 >= cap) {
-			char *nb = realloc(b, cap * 2);
-
-			if (!nb)
-				free(b);
-			b = nb;
-			cap *= 2;
-		}
-	}
-	close(fd);
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
+	if (rc == TS_ENOENT)
+		return TS_OK;
+	if (rc != TS_OK)
+		return ts_error_set(err, rc, -1, "state file %s: %s", path,
+				    why.msg);
 	return TS_OK;
 }
 

@@ -6,8 +6,8 @@
  * cycle timer) reads and writes the same state file:
  *   PATH        the state text (state.h), replaced whole by rename(2):
  *               written to PATH.new.<pid>, fsync()ed, renamed over PATH,
- *               then the directory is fsync()ed; a crash leaves either
- *               the old or the new file, never a mix.
+ *               then the directory is fsync()ed (atomic_file.h); a crash
+ *               leaves either the old or the new file, never a mix.
  *   PATH.lock   an empty file that is never renamed; flock(LOCK_EX) on it
  *               serialises read-modify-write cycles.  A lock on PATH itself
  *               would be lost at the first rename.
@@ -19,6 +19,9 @@
 
 #include "error.h"
 #include "power/state.h"
+
+/* A larger PATH is refused (TS_EIO), not read: ~2 million nodes' lines. */
+#define TS_POWER_STORE_MAX_BYTES (256L << 20)
 
 struct ts_power_store {
 	char *path;
