@@ -1,4 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * whole_file.c - a small regular file read into memory in one call
+ * (whole_file.h).
+ *
+ * The size is taken from fstat() before anything is allocated, so a
+ * hostile or runaway file costs at most max bytes, and one allocation
+ * holds it.  Edge cases: EINTR is retried; a file that shrinks while read
+ * gives what was there (the caller's length and CRC checks say whether
+ * that is enough); a file that grows gives its first st_size bytes; a
+ * directory, FIFO or device is refused before any read.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
