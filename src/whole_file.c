@@ -8,7 +8,9 @@
  * holds it.  Edge cases: EINTR is retried; a file that shrinks while read
  * gives what was there (the caller's length and CRC checks say whether
  * that is enough); a file that grows gives its first st_size bytes; a
- * directory, FIFO or device is refused before any read.
+ * directory, FIFO or device is refused before any read, and a FIFO with
+ * no writer is refused too instead of blocking the open (slurmctld reads
+ * fs_targets=PATH with this).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,7 +30,8 @@ int ts_whole_file_read(const char *path, size_t max, char **buf, size_t *len,
 
 	*buf = NULL;
 	*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO with no writer would wait for one. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return ts_error_set(err, errno == ENOENT ? TS_ENOENT : TS_EIO,
 				    -1, "%s", strerror(errno));
