@@ -105,6 +105,109 @@ static int ipmitool(struct np_ipmi *c, const char *event, const char *node,
 	return rc;
 }
 
+/* Steps 1 and 2 for one node: read its chassis power, act if needed. */
+static void start(struct np_ipmi *c, const char *event, const char *node,
+		  struct pending *p, struct ts_error *err)
+{
+	const struct ts_power_config *cfg = c->cfg;
+	const char *action;
+	int now;
+
+	p->bmc = ts_power_config_bmc(cfg, node);
+	if (!p->bmc) {
+		np_log(c->log, TS_LOG_ERROR, "%s;error: %s has no bmc entry",
+		       event, node);
+		ts_error_set(err, TS_EINVAL, -1, "%s has no bmc entry", node);
+		p->failed = 1;
+		return;
+	}
+	now = ipmitool(c, event, node, p->bmc, "status", err);
+	if (now == CH_FAILED) {
+		p->failed = 1;
+		return;
+	}
+	if (!p->want_on && now == CH_OFF) {
+		np_log(c->log, TS_LOG_INFO,
+		       "%s;%s: chassis power is off already", event, node);
+		p->done = 1;
+		return;
+	}
+	if (p->want_on && now == CH_ON) {
+		/* A failed suspend is invisible to Slurm (RECIPE): the node
+		 * must boot again to register. */
+		np_log(c->log, TS_LOG_INFO,
+		       "%s;%s: chassis power is on already: power "
+		       "cycle, so that it boots afresh",
+		       event, node);
+		action = "cycle";
+	} else if (p->want_on) {
+		action = "on";
+	} else if (cfg->power_off_method == TS_POWER_OFF_SOFT) {
+		action = "soft";
+		p->soft = 1;
+	} else {
+		action = "off";
+	}
+	if (ipmitool(c, event, node, p->bmc, action, err) == CH_FAILED)
+		p->failed = 1;
+	p->started = mono();
+}
+
+/*
+ * Step 3 for one started node: read its power back; a soft off that
+ * outlasted soft_off_timeout is made hard.  RET 1 while still waiting.
+ */
+static int still_waiting(struct np_ipmi *c, const char *event, const char *node,
+			 struct pending *p, struct ts_error *err)
+{
+	const struct ts_power_config *cfg = c->cfg;
+	int now = ipmitool(c, event, node, p->bmc, "status", err);
+
+	if (now == CH_FAILED) {
+		p->failed = 1;
+		return 0;
+	}
+	if (now == (p->want_on ? CH_ON : CH_OFF)) {
+		p->done = 1;
+		np_log(c->log, TS_LOG_INFO,
+		       "%s;%s: chassis power is %s (confirmed after %.1f s)",
+		       event, node, p->want_on ? "on" : "off",
+		       mono() - p->started);
+		return 0;
+	}
+	if (p->soft && mono() - p->started >= cfg->soft_off_timeout) {
+		np_log(c->log, TS_LOG_INFO,
+		       "%s;%s: still on %ld s after soft off: hard off", event,
+		       node, cfg->soft_off_timeout);
+		p->soft = 0;
+		if (ipmitool(c, event, node, p->bmc, "off", err) == CH_FAILED) {
+			p->failed = 1;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static void timed_out(struct np_ipmi *c, const char *event, const char *node,
+		      struct pending *p, struct ts_error *err)
+{
+	const char *state = p->want_on ? "on" : "off";
+
+	p->failed = 1;
+	np_log(c->log, TS_LOG_ERROR,
+	       "%s;error: %s: chassis power not %s within %ld s", event, node,
+	       state, c->cfg->confirm_timeout);
+	ts_error_set(err, TS_ETIMEDOUT, -1,
+		     "%s: chassis power not %s within %ld s", node, state,
+		     c->cfg->confirm_timeout);
+}
+
+/*
+ * Power nodes on or off: 1. read each node's chassis power, 2. act where
+ * it differs, 3. read back every 0.2 s until each matches, fails, or
+ * confirm_timeout (+ soft_off_timeout for a soft off) has passed.
+ * OUT ok[i].  RET TS_OK when all are done, else the first error's code.
+ */
 static int power(struct np_ipmi *c, const char *const *nodes, size_t n, int *ok,
 		 int on, struct ts_error *err)
 {
@@ -117,113 +220,27 @@ static int power(struct np_ipmi *c, const char *const *nodes, size_t n, int *ok,
 
 	if (!p)
 		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
-	/* 1. where is each node now, 2. act. */
 	for (i = 0; i < n; i++) {
-		const char *action;
-		int now;
-
 		p[i].want_on = on;
-		p[i].bmc = ts_power_config_bmc(cfg, nodes[i]);
-		if (!p[i].bmc) {
-			np_log(c->log, TS_LOG_ERROR,
-			       "%s;error: %s has no bmc entry", event,
-			       nodes[i]);
-			ts_error_set(err, TS_EINVAL, -1, "%s has no bmc entry",
-				     nodes[i]);
-			p[i].failed = 1;
-			continue;
-		}
-		now = ipmitool(c, event, nodes[i], p[i].bmc, "status", err);
-		if (now == CH_FAILED) {
-			p[i].failed = 1;
-			continue;
-		}
-		if (!on && now == CH_OFF) {
-			np_log(c->log, TS_LOG_INFO,
-			       "%s;%s: chassis power is off already", event,
-			       nodes[i]);
-			p[i].done = 1;
-			continue;
-		}
-		if (on && now == CH_ON) {
-			np_log(c->log, TS_LOG_INFO,
-			       "%s;%s: chassis power is on already: power "
-			       "cycle, so that it boots afresh",
-			       event, nodes[i]);
-			action = "cycle";
-		} else if (on) {
-			action = "on";
-		} else if (cfg->power_off_method == TS_POWER_OFF_SOFT) {
-			action = "soft";
-			p[i].soft = 1;
-		} else {
-			action = "off";
-		}
-		if (ipmitool(c, event, nodes[i], p[i].bmc, action, err) ==
-		    CH_FAILED)
-			p[i].failed = 1;
-		p[i].started = mono();
+		start(c, event, nodes[i], &p[i], err);
 	}
-	/* 3. read the state back until each node matches. */
 	deadline = mono() + (double)cfg->confirm_timeout +
 		   (cfg->power_off_method == TS_POWER_OFF_SOFT && !on
 			    ? (double)cfg->soft_off_timeout
 			    : 0);
 	for (;;) {
 		left = 0;
-		for (i = 0; i < n; i++) {
-			int now;
-
-			if (p[i].done || p[i].failed)
-				continue;
-			now = ipmitool(c, event, nodes[i], p[i].bmc, "status",
-				       err);
-			if (now == CH_FAILED) {
-				p[i].failed = 1;
-				continue;
-			}
-			if (now == (on ? CH_ON : CH_OFF)) {
-				p[i].done = 1;
-				np_log(c->log, TS_LOG_INFO,
-				       "%s;%s: chassis power is %s (confirmed "
-				       "after %.1f s)",
-				       event, nodes[i], on ? "on" : "off",
-				       mono() - p[i].started);
-				continue;
-			}
-			if (p[i].soft &&
-			    mono() - p[i].started >= cfg->soft_off_timeout) {
-				np_log(c->log, TS_LOG_INFO,
-				       "%s;%s: still on %ld s after soft off: "
-				       "hard off",
-				       event, nodes[i], cfg->soft_off_timeout);
-				p[i].soft = 0;
-				if (ipmitool(c, event, nodes[i], p[i].bmc,
-					     "off", err) == CH_FAILED) {
-					p[i].failed = 1;
-					continue;
-				}
-			}
-			left++;
-		}
+		for (i = 0; i < n; i++)
+			if (!p[i].done && !p[i].failed)
+				left += (size_t)still_waiting(
+					c, event, nodes[i], &p[i], err);
 		if (!left)
 			break;
 		if (mono() >= deadline) {
-			for (i = 0; i < n; i++) {
-				if (p[i].done || p[i].failed)
-					continue;
-				p[i].failed = 1;
-				np_log(c->log, TS_LOG_ERROR,
-				       "%s;error: %s: chassis power not %s "
-				       "within %ld s",
-				       event, nodes[i], on ? "on" : "off",
-				       cfg->confirm_timeout);
-				ts_error_set(err, TS_ETIMEDOUT, -1,
-					     "%s: chassis power not %s within "
-					     "%ld s",
-					     nodes[i], on ? "on" : "off",
-					     cfg->confirm_timeout);
-			}
+			for (i = 0; i < n; i++)
+				if (!p[i].done && !p[i].failed)
+					timed_out(c, event, nodes[i], &p[i],
+						  err);
 			break;
 		}
 		usleep(200000); /* BMCs answer in ~50 ms; don't flood */
