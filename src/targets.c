@@ -295,16 +295,79 @@ static int parse_target(const struct word *w, long line, struct ts_target *t,
 	return TS_OK;
 }
 
+/* A target's name: NAME, or NAME@ACCOUNT for a user. */
+struct name {
+	const char *name, *account; /* account NULL: none given */
+	size_t name_len, account_len;
+};
+
+static int parse_name(const struct word *w, int is_user, long line,
+		      struct name *nm, struct ts_error *err)
+{
+	int shown = (int)(w->len > 64 ? 64 : w->len);
+	const char *at = memchr(w->start, '@', w->len);
+
+	nm->name = w->start;
+	nm->name_len = w->len;
+	nm->account = NULL;
+	nm->account_len = 0;
+	if (!at)
+		return TS_OK;
+	if (!is_user)
+		return ts_error_set(err, TS_ESYNTAX, line,
+				    "line %ld: account name '%.*s' contains "
+				    "'@'",
+				    line, shown, w->start);
+	nm->name_len = (size_t)(at - w->start);
+	nm->account = at + 1;
+	nm->account_len = w->len - nm->name_len - 1;
+	if (!nm->name_len || !nm->account_len ||
+	    memchr(nm->account, '@', nm->account_len))
+		return ts_error_set(err, TS_ESYNTAX, line,
+				    "line %ld: '%.*s' is not NAME@ACCOUNT",
+				    line, shown, w->start);
+	return TS_OK;
+}
+
+/* Append a checked, not yet present target to tg and its index. */
+static int add_entry(struct ts_targets *tg, int is_user, const struct name *nm,
+		     const struct ts_target *t, long line, struct ts_error *err)
+{
+	struct entry *e;
+
+	if (tg->n == tg->cap) {
+		size_t cap = tg->cap ? 2 * tg->cap : 16;
+		struct entry *tmp = realloc(tg->entry, cap * sizeof(*tmp));
+
+		if (!tmp)
+			return ts_error_set(err, TS_ENOMEM, line,
+					    "cannot grow the targets");
+		tg->entry = tmp;
+		tg->cap = cap;
+	}
+	if (grow_index(tg, err))
+		return TS_ENOMEM;
+	e = &tg->entry[tg->n];
+	e->target = *t;
+	e->is_user = is_user;
+	e->account = SIZE_MAX;
+	if (add_string(tg, nm->name, nm->name_len, &e->name, err) ||
+	    (nm->account &&
+	     add_string(tg, nm->account, nm->account_len, &e->account, err)))
+		return TS_ENOMEM;
+	index_insert(tg, tg->n++);
+	return TS_OK;
+}
+
+/* One line: blank, or KIND NAME TARGET (targets.h). */
 static int parse_line(struct ts_targets *tg, const char *s, size_t len,
 		      long line, struct ts_error *err)
 {
 	struct word w[3];
-	size_t n = split(s, len, w, 3), name_len, at;
-	const char *account = NULL;
-	size_t account_len = 0;
+	size_t n = split(s, len, w, 3);
 	const struct entry *dup;
-	struct entry *e;
 	struct ts_target t;
+	struct name nm;
 	int is_user, rc;
 
 	if (memchr(s, '\0', len))
@@ -331,30 +394,9 @@ static int parse_line(struct ts_targets *tg, const char *s, size_t len,
 				    "line %ld: unexpected text after the "
 				    "target",
 				    line);
-
-	name_len = w[1].len;
-	for (at = 0; at < w[1].len && w[1].start[at] != '@'; at++)
-		;
-	if (at < w[1].len) {
-		if (!is_user)
-			return ts_error_set(
-				err, TS_ESYNTAX, line,
-				"line %ld: account name '%.*s' "
-				"contains '@'",
-				line, (int)(w[1].len > 64 ? 64 : w[1].len),
-				w[1].start);
-		name_len = at;
-		account = w[1].start + at + 1;
-		account_len = w[1].len - at - 1;
-		if (!name_len || !account_len ||
-		    memchr(account, '@', account_len))
-			return ts_error_set(
-				err, TS_ESYNTAX, line,
-				"line %ld: '%.*s' is not "
-				"NAME@ACCOUNT",
-				line, (int)(w[1].len > 64 ? 64 : w[1].len),
-				w[1].start);
-	}
+	rc = parse_name(&w[1], is_user, line, &nm, err);
+	if (rc)
+		return rc;
 	if (!is_user && word_is(&w[1], "root"))
 		return ts_error_set(err, TS_EINVAL, line,
 				    "line %ld: account root always has 100%% "
@@ -364,8 +406,8 @@ static int parse_line(struct ts_targets *tg, const char *s, size_t len,
 	rc = parse_target(&w[2], line, &t, err);
 	if (rc)
 		return rc;
-
-	dup = lookup(tg, is_user, w[1].start, name_len, account, account_len);
+	dup = lookup(tg, is_user, nm.name, nm.name_len, nm.account,
+		     nm.account_len);
 	if (dup)
 		return ts_error_set(err, TS_EINVAL, line,
 				    "line %ld: duplicate target for %s %.*s "
@@ -373,28 +415,7 @@ static int parse_line(struct ts_targets *tg, const char *s, size_t len,
 				    line, is_user ? "user" : "account",
 				    (int)(w[1].len > 64 ? 64 : w[1].len),
 				    w[1].start, dup->target.line);
-
-	if (tg->n == tg->cap) {
-		size_t cap = tg->cap ? 2 * tg->cap : 16;
-		struct entry *tmp = realloc(tg->entry, cap * sizeof(*tmp));
-
-		if (!tmp)
-			return ts_error_set(err, TS_ENOMEM, line,
-					    "cannot grow the targets");
-		tg->entry = tmp;
-		tg->cap = cap;
-	}
-	if (grow_index(tg, err))
-		return TS_ENOMEM;
-	e = &tg->entry[tg->n];
-	e->target = t;
-	e->is_user = is_user;
-	e->account = SIZE_MAX;
-	if (add_string(tg, w[1].start, name_len, &e->name, err) ||
-	    (account && add_string(tg, account, account_len, &e->account, err)))
-		return TS_ENOMEM;
-	index_insert(tg, tg->n++);
-	return TS_OK;
+	return add_entry(tg, is_user, &nm, &t, line, err);
 }
 
 int ts_targets_parse(const char *text, size_t len, struct ts_targets **out,
