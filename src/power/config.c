@@ -239,12 +239,29 @@ static int need_string(const char *key, const char *text, int quoted,
 	return TS_OK;
 }
 
+/* One of two words, as a JSON string.  OUT *second: 1 if it is second. */
+static int parse_choice(const char *key, const char *text, int quoted,
+			const char *first, const char *other, int *second,
+			struct ts_error *err)
+{
+	if (quoted && !strcmp(text, first))
+		*second = 0;
+	else if (quoted && !strcmp(text, other))
+		*second = 1;
+	else
+		return ts_error_set(
+			err, TS_EINVAL, -1,
+			"key \"%s\": \"%s\" is not \"%s\" or \"%s\"", key, text,
+			first, other);
+	return TS_OK;
+}
+
 int ts_power_config_set(struct ts_power_config *c, const char *key,
 			const char *text, int quoted, struct ts_error *err)
 {
 	const struct key *k = find_key(key);
 	char *field;
-	int rc;
+	int rc, second;
 
 	if (!k)
 		return ts_error_set(err, TS_EKEY, -1, "unknown key \"%s\"",
@@ -284,27 +301,19 @@ int ts_power_config_set(struct ts_power_config *c, const char *key,
 		rc = need_string(key, text, quoted, err);
 		return rc ? rc : set_path((char **)field, key, text, err);
 	case T_BACKEND:
-		if (quoted && !strcmp(text, "capmc"))
-			c->backend = TS_POWER_BACKEND_CAPMC;
-		else if (quoted && !strcmp(text, "ipmi"))
-			c->backend = TS_POWER_BACKEND_IPMI;
-		else
-			return ts_error_set(err, TS_EINVAL, -1,
-					    "key \"%s\": \"%s\" is not "
-					    "\"capmc\" or \"ipmi\"",
-					    key, text);
-		return TS_OK;
+		rc = parse_choice(key, text, quoted, "capmc", "ipmi", &second,
+				  err);
+		if (rc == TS_OK)
+			c->backend = second ? TS_POWER_BACKEND_IPMI
+					    : TS_POWER_BACKEND_CAPMC;
+		return rc;
 	case T_OFF_METHOD:
-		if (quoted && !strcmp(text, "soft"))
-			c->power_off_method = TS_POWER_OFF_SOFT;
-		else if (quoted && !strcmp(text, "hard"))
-			c->power_off_method = TS_POWER_OFF_HARD;
-		else
-			return ts_error_set(err, TS_EINVAL, -1,
-					    "key \"%s\": \"%s\" is not "
-					    "\"soft\" or \"hard\"",
-					    key, text);
-		return TS_OK;
+		rc = parse_choice(key, text, quoted, "soft", "hard", &second,
+				  err);
+		if (rc == TS_OK)
+			c->power_off_method =
+				second ? TS_POWER_OFF_HARD : TS_POWER_OFF_SOFT;
+		return rc;
 	}
 	return TS_OK;
 }

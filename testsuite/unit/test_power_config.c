@@ -66,6 +66,35 @@ START_TEST(config_accepts_seed_sample_string_values)
 }
 END_TEST
 
+/* The two two-word keys take either word and keep the other's default. */
+START_TEST(config_backend_and_power_off_method_take_either_word)
+{
+	struct ts_power_config c;
+	struct ts_error err = TS_ERROR_INIT;
+
+	ck_assert_int_eq(ts_power_config_init(&c, &err), TS_OK);
+	ck_assert_int_eq(c.backend, TS_POWER_BACKEND_CAPMC);
+	ck_assert_int_eq(c.power_off_method, TS_POWER_OFF_SOFT);
+	ck_assert_int_eq(ts_power_config_set(&c, "backend", "ipmi", 1, &err),
+			 TS_OK);
+	ck_assert_int_eq(c.backend, TS_POWER_BACKEND_IPMI);
+	ck_assert_int_eq(c.power_off_method, TS_POWER_OFF_SOFT);
+	ck_assert_int_eq(
+		ts_power_config_set(&c, "power_off_method", "hard", 1, &err),
+		TS_OK);
+	ck_assert_int_eq(c.power_off_method, TS_POWER_OFF_HARD);
+	ck_assert_int_eq(c.backend, TS_POWER_BACKEND_IPMI);
+	ck_assert_int_eq(ts_power_config_set(&c, "backend", "capmc", 1, &err),
+			 TS_OK);
+	ck_assert_int_eq(
+		ts_power_config_set(&c, "power_off_method", "soft", 1, &err),
+		TS_OK);
+	ck_assert_int_eq(c.backend, TS_POWER_BACKEND_CAPMC);
+	ck_assert_int_eq(c.power_off_method, TS_POWER_OFF_SOFT);
+	ts_power_config_free(&c);
+}
+END_TEST
+
 static void expect_refusal(const char *key, const char *text, int quoted,
 			   int code, const char *needle)
 {
@@ -105,6 +134,11 @@ START_TEST(config_refuses_bad_keys_and_values_naming_them)
 	expect_refusal("backend", "redfish", 1, TS_EINVAL,
 		       "key \"backend\": \"redfish\" is not \"capmc\" or "
 		       "\"ipmi\"");
+	expect_refusal("backend", "ipmi", 0, TS_EINVAL,
+		       "is not \"capmc\" or \"ipmi\"");
+	expect_refusal("power_off_method", "medium", 1, TS_EINVAL,
+		       "key \"power_off_method\": \"medium\" is not "
+		       "\"soft\" or \"hard\"");
 	expect_refusal("capmc_path", "capmc", 1, TS_EINVAL,
 		       "key \"capmc_path\": \"capmc\" is not an absolute path");
 	expect_refusal("log_file", "null", 0, TS_EINVAL,
@@ -249,6 +283,8 @@ Suite *suite_power_config(void)
 
 	tcase_add_test(tc, config_defaults_are_seed_001s);
 	tcase_add_test(tc, config_accepts_seed_sample_string_values);
+	tcase_add_test(tc,
+		       config_backend_and_power_off_method_take_either_word);
 	tcase_add_test(tc, config_refuses_bad_keys_and_values_naming_them);
 	tcase_add_test(tc, config_poweroff_eligible_expands_hostlist);
 	tcase_add_test(tc, config_sleep_levels_must_ascend_within_range);
