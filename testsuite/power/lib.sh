@@ -47,6 +47,15 @@ log_tail() { tail -n "${2:-15}" "$1" 2>/dev/null | diag; }
 # now_ms: wall clock in milliseconds.
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
+# capmc_double_install DIR SETTINGS_JSON: DIR/capmc/capmc is the capmc
+# double (capmc_double.py) with those settings; it logs its calls to
+# DIR/capmc/calls.log.
+capmc_double_install() {
+	mkdir -p "$1/capmc"
+	ln -s "$POWER_DIR/capmc_double.py" "$1/capmc/capmc"
+	echo "$2" >"$1/capmc/capmc-double.json"
+}
+
 # capmc_calls LOG: the capmc double's calls (capmc_double.py's calls.log)
 # in order, one "VERB --nids LIST [--limit N]" line each.
 capmc_calls() {

@@ -22,9 +22,7 @@ trap cleanup EXIT
 # double as $T/capmc/capmc, and $T/np.json (nid000[24-27] eligible).
 setup() {
 	T=$ROOT/$1
-	mkdir -p "$T/capmc"
-	ln -s "$POWER_DIR/capmc_double.py" "$T/capmc/capmc"
-	echo "$2" >"$T/capmc/capmc-double.json"
+	capmc_double_install "$T" "$2"
 	cat >"$T/np.json" <<END
 { "power_on_off_enable": "True", "power_ramp_rate_enable": "True",
   "poweroff_eligible": "nid000[24-27]", "min_node_down_delay": "0",

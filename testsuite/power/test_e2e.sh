@@ -211,9 +211,7 @@ check "status shows last_used_time recorded by cycle for all 4 nodes" \
 # node_idle_limit 0.  Its cycle must ramp down the idle, powered-up nodes
 # of the finished job (seed 001's "power_ramp_limit: nodes to ramp down")
 # and leave the powered-down ones alone.
-mkdir -p "$X/capmc"
-ln -s "$POWER_DIR/capmc_double.py" "$X/capmc/capmc"
-echo '{"nids": [1, 2, 3, 4], "latency": 0.5, "deepest": 4}' >"$X/capmc/capmc-double.json"
+capmc_double_install "$X" '{"nids": [1, 2, 3, 4], "latency": 0.5, "deepest": 4}'
 cat >"$X/capmc.json" <<END
 { "backend": "capmc", "capmc_path": "$X/capmc/capmc",
   "power_ramp_rate_enable": "True", "node_idle_limit": "0",
