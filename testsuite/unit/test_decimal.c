@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Decimal text <-> double (src/decimal.c), whatever the locale. */
 #include <check.h>
+#include <locale.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +87,44 @@ START_TEST(decimal_format_is_shortest_and_reads_back)
 }
 END_TEST
 
+/*
+ * The reason for decimal.c: slurmctld may run under a locale whose
+ * decimal point is ',' (de_DE), where strtod("0.5") stops at the '.' and
+ * printf("%g", 0.5) writes "0,5".  de_DE is compiled into a private
+ * directory (LOCPATH) by localedef from Debian's "locales" package.
+ */
+START_TEST(decimal_reads_and_writes_a_point_under_a_comma_locale)
+{
+	char dir[] = "/tmp/ts_locale_XXXXXX", cmd[256], buf[40];
+	double v = -1;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd),
+		 "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1",
+		 dir);
+	ck_assert_msg(system(cmd) == 0, "localedef de_DE failed (locales)");
+	setenv("LOCPATH", dir, 1);
+	ck_assert_ptr_nonnull(setlocale(LC_ALL, "de_DE.UTF-8"));
+	/* the locale really does use a comma, so this test can fail */
+	snprintf(buf, sizeof(buf), "%g", 0.5);
+	ck_assert_str_eq(buf, "0,5");
+	ck_assert(strtod("0.5", NULL) == 0.0);
+
+	ck_assert_uint_eq(ts_decimal_scan("0.5,7"), 3);
+	ck_assert_int_eq(ts_decimal_value("0.5", 3, &v), 0);
+	ck_assert(v == 0.5);
+	ts_decimal_format(0.25, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0.25");
+	ts_decimal_format(1e-7, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1e-07");
+
+	setlocale(LC_ALL, "C");
+	unsetenv("LOCPATH");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 Suite *suite_decimal(void)
 {
 	Suite *s = suite_create("decimal");
@@ -94,6 +134,8 @@ Suite *suite_decimal(void)
 	tcase_add_test(tc,
 		       decimal_value_is_correctly_rounded_and_refuses_overflow);
 	tcase_add_test(tc, decimal_format_is_shortest_and_reads_back);
+	tcase_add_test(tc,
+		       decimal_reads_and_writes_a_point_under_a_comma_locale);
 	suite_add_tcase(s, tc);
 	return s;
 }
