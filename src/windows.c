@@ -321,8 +321,8 @@ int ts_windows_add_at(struct ts_windows *w, uint32_t id, long double amount,
 	return charge(w, 1, id, amount, t, 1, err);
 }
 
-int ts_windows_add_total_at(struct ts_windows *w, long double amount,
-			    int64_t t, struct ts_error *err)
+int ts_windows_add_total_at(struct ts_windows *w, long double amount, int64_t t,
+			    struct ts_error *err)
 {
 	return charge(w, 0, 0, amount, t, 1, err);
 }

@@ -31,10 +31,10 @@ struct ts_hostlist {
 	char **name; /* owned, NUL-terminated */
 };
 
-#define TS_HOSTLIST_INIT                                                       \
-	{                                                                      \
-		0, 0, NULL                                                     \
-	}
+/* kernel style; clang-format would break the braces over 4 lines */
+/* clang-format off */
+#define TS_HOSTLIST_INIT { 0, 0, NULL }
+/* clang-format on */
 
 /* ts_hostlist_free() - release all names; hl is empty and reusable. */
 void ts_hostlist_free(struct ts_hostlist *hl);

@@ -68,10 +68,10 @@ struct ts_power_state {
 	struct ts_power_node *node;
 };
 
-#define TS_POWER_STATE_INIT                                                    \
-	{                                                                      \
-		1, 0, 0, NULL                                                  \
-	}
+/* kernel style; clang-format would break the braces over 4 lines */
+/* clang-format off */
+#define TS_POWER_STATE_INIT { 1, 0, 0, NULL }
+/* clang-format on */
 
 void ts_power_state_free(struct ts_power_state *st);
 

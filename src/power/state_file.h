@@ -30,10 +30,10 @@ struct ts_power_store {
 				 * skipped (no write, no fsync) */
 };
 
-#define TS_POWER_STORE_INIT                                                    \
-	{                                                                      \
-		NULL, -1, NULL                                                 \
-	}
+/* kernel style; clang-format would break the braces over 4 lines */
+/* clang-format off */
+#define TS_POWER_STORE_INIT { NULL, -1, NULL }
+/* clang-format on */
 
 /*
  * ts_power_store_lock() - take the lock (waiting for it) and read PATH

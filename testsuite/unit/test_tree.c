@@ -102,7 +102,8 @@ Suite *suite_tree(void)
 	Suite *s = suite_create("tree");
 	TCase *tc = tcase_create("build");
 
-	tcase_add_test(tc, fairshare_parent_lifts_children_to_first_real_ancestor);
+	tcase_add_test(tc,
+		       fairshare_parent_lifts_children_to_first_real_ancestor);
 	tcase_add_test(tc, tree_rejects_parent_after_child_and_user_parent);
 	tcase_add_test(tc, tree_reset_reuses_memory_for_same_size);
 	suite_add_tcase(s, tc);
