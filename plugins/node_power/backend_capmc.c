@@ -324,7 +324,8 @@ static int capmc_limit(void *ctx, const char *const *nodes, size_t n,
 		       long limit, int ramp_op, int *ok, struct ts_error *err)
 {
 	struct np_capmc *c = ctx;
-	const char *event = ts_power_op_event((enum ts_power_op)ramp_op);
+	const char *event =
+		ts_power_planner_op_event((enum ts_power_op)ramp_op);
 	long *nid = calloc(n ? n : 1, sizeof(*nid));
 	json_object *reply = NULL;
 	char *list;

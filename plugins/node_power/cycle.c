@@ -2,10 +2,11 @@
 /*
  * cycle.c - `node_power cycle`, PP-824's periodic analysis (run by a
  * systemd timer, contrib/systemd/node_power-cycle.timer): snapshot nodes
- * and pending jobs from slurmctld, let ts_power_cycle() decide, then ramp
- * sleep states up or down under the shared limit, and ask slurmctld to
- * power up powered-down nodes that pending jobs are scheduled on (it then
- * runs ResumeProgram, so its node states stay true).  Logs seed 001's
+ * and pending jobs from slurmctld, let ts_power_planner_cycle() decide,
+ * then ramp sleep states up or down under the shared limit, and ask
+ * slurmctld to power up powered-down nodes that pending jobs are scheduled
+ * on (it then runs ResumeProgram, so its node states stay true).  Logs
+ * seed 001's
  *   power_ramp_limit: nodes to ramp up: <node_list>
  *   power_ramp_limit: nodes to ramp down: <node_list>
  */
@@ -35,7 +36,7 @@ static int plan(struct np_ctx *ctx, const struct np_slurm_snapshot *snap,
 {
 	struct ts_power_store s = TS_POWER_STORE_INIT;
 	struct ts_power_state st = TS_POWER_STATE_INIT;
-	int rc = ts_power_store_lock(&s, ctx->cfg.state_file, &st, err);
+	int rc = ts_power_state_file_lock(&s, ctx->cfg.state_file, &st, err);
 
 	if (rc == TS_ECORRUPT) {
 		np_log(&ctx->log, TS_LOG_ERROR,
@@ -43,14 +44,15 @@ static int plan(struct np_ctx *ctx, const struct np_slurm_snapshot *snap,
 		       "%s.corrupt",
 		       ctx->cfg.state_file, err->msg, ctx->cfg.state_file);
 		ts_error_clear(err);
-		rc = ts_power_store_quarantine(&s, err);
+		rc = ts_power_state_file_quarantine(&s, err);
 	}
 	if (rc == TS_OK)
-		rc = ts_power_cycle(&ctx->cfg, &st, snap->node, snap->n_node,
-				    snap->job, snap->n_job, time(NULL), p, err);
+		rc = ts_power_planner_cycle(&ctx->cfg, &st, snap->node,
+					    snap->n_node, snap->job,
+					    snap->n_job, time(NULL), p, err);
 	if (rc == TS_OK)
-		rc = ts_power_store_save(&s, &st, err);
-	ts_power_store_unlock(&s);
+		rc = ts_power_state_file_save(&s, &st, err);
+	ts_power_state_file_unlock(&s);
 	ts_power_state_free(&st);
 	return rc;
 }
@@ -106,7 +108,7 @@ int np_cycle(struct np_ctx *ctx)
 		}
 		free(list);
 	}
-	ts_power_cycle_plan_free(&p);
+	ts_power_planner_plan_free(&p);
 	np_slurm_snapshot_free(&snap);
 	return code;
 }

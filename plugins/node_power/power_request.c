@@ -102,10 +102,11 @@ static int summarise(struct np_ctx *ctx, enum ts_power_op op,
 		if (!hl.n)
 			continue;
 		list = ts_hostlist_ranged(&hl, NULL);
-		snprintf(line + strlen(line), sizeof(line) - strlen(line),
-			 "%s%s: %s", line[0] ? "; " : "",
-			 ts_power_verdict_name((enum ts_power_verdict)k),
-			 list ? list : "?");
+		snprintf(
+			line + strlen(line), sizeof(line) - strlen(line),
+			"%s%s: %s", line[0] ? "; " : "",
+			ts_power_planner_verdict_name((enum ts_power_verdict)k),
+			list ? list : "?");
 		free(list);
 		ts_hostlist_free(&hl);
 		if (k == TS_POWER_FAILED || k == TS_POWER_PENDING)
@@ -115,7 +116,8 @@ static int summarise(struct np_ctx *ctx, enum ts_power_op op,
 			code = NP_EXIT_REFUSED;
 	}
 	np_log(&ctx->log, code == NP_EXIT_FAILED ? TS_LOG_ERROR : TS_LOG_INFO,
-	       "%s;result: %s (exit %d)", ts_power_op_event(op), line, code);
+	       "%s;result: %s (exit %d)", ts_power_planner_op_event(op), line,
+	       code);
 	return code;
 }
 
@@ -140,7 +142,7 @@ int np_run(struct np_ctx *ctx, enum ts_power_op op, const char *const *nodes,
 				 &ctx->logger, &rq, v, &err);
 	if (rc != TS_OK)
 		np_log(&ctx->log, TS_LOG_ERROR, "%s;error: %s",
-		       ts_power_op_event(op), err.msg);
+		       ts_power_planner_op_event(op), err.msg);
 	code = summarise(ctx, op, nodes, n, v);
 	free(v);
 	return rc != TS_OK ? NP_EXIT_FAILED : code;
@@ -210,7 +212,8 @@ static int suspend_nodes(struct np_ctx *ctx, const struct ts_hostlist *hl,
 		goto out;
 	}
 	for (i = 0; i < hl->n; i++) {
-		k = ts_power_suspend_op(&ctx->cfg, hl->name[i], has_sleep) ==
+		k = ts_power_planner_suspend_op(&ctx->cfg, hl->name[i],
+						has_sleep) ==
 		    TS_POWER_OP_RAMP_DOWN;
 		if (k)
 			np_log(&ctx->log, TS_LOG_INFO,
@@ -253,7 +256,8 @@ static int resume_nodes(struct np_ctx *ctx, const struct ts_hostlist *hl)
 	if (!up)
 		return NP_EXIT_FAILED;
 	if (ctx->backend.set_sleep_limit &&
-	    ts_power_store_lock(&s, ctx->cfg.state_file, &st, &err) == TS_OK) {
+	    ts_power_state_file_lock(&s, ctx->cfg.state_file, &st, &err) ==
+		    TS_OK) {
 		for (i = 0; i < hl->n; i++) {
 			long k = ts_power_state_find(&st, hl->name[i]);
 
@@ -261,7 +265,7 @@ static int resume_nodes(struct np_ctx *ctx, const struct ts_hostlist *hl)
 				up[n++] = hl->name[i];
 		}
 	}
-	ts_power_store_unlock(&s);
+	ts_power_state_file_unlock(&s);
 	ts_power_state_free(&st);
 	if (n)
 		code = np_run(ctx, TS_POWER_OP_RAMP_UP, up, n, NULL);
@@ -272,7 +276,7 @@ static int resume_nodes(struct np_ctx *ctx, const struct ts_hostlist *hl)
 
 int np_request(struct np_ctx *ctx, enum ts_power_op op, const char *expr)
 {
-	const char *event = ts_power_op_event(op);
+	const char *event = ts_power_planner_op_event(op);
 	struct ts_hostlist hl = TS_HOSTLIST_INIT;
 	int *busy = NULL, *unknown = NULL, code;
 	char resume[1024];
@@ -355,9 +359,9 @@ int np_resume_fail(struct np_ctx *ctx, const char *expr)
 	       "node_power_on;resume failed: slurmctld gave up on %s at "
 	       "ResumeTimeout; power state now unknown",
 	       expr);
-	rc = ts_power_store_lock(&s, ctx->cfg.state_file, &st, &err);
+	rc = ts_power_state_file_lock(&s, ctx->cfg.state_file, &st, &err);
 	if (rc == TS_ECORRUPT) {
-		ts_power_store_quarantine(&s, &err);
+		ts_power_state_file_quarantine(&s, &err);
 		rc = TS_OK;
 	}
 	for (i = 0; rc == TS_OK && i < hl.n; i++) {
@@ -370,8 +374,8 @@ int np_resume_fail(struct np_ctx *ctx, const char *expr)
 		st.node[k].power = TS_POWER_UNKNOWN;
 	}
 	if (rc == TS_OK)
-		rc = ts_power_store_save(&s, &st, &err);
-	ts_power_store_unlock(&s);
+		rc = ts_power_state_file_save(&s, &st, &err);
+	ts_power_state_file_unlock(&s);
 	ts_power_state_free(&st);
 	ts_hostlist_free(&hl);
 	if (rc != TS_OK) {

@@ -28,8 +28,8 @@ int np_status(struct np_ctx *ctx, const char *expr)
 		ts_hostlist_free(&only);
 		return NP_EXIT_USAGE;
 	}
-	rc = ts_power_store_lock(&s, ctx->cfg.state_file, &st, &err);
-	ts_power_store_unlock(&s);
+	rc = ts_power_state_file_lock(&s, ctx->cfg.state_file, &st, &err);
+	ts_power_state_file_unlock(&s);
 	if (rc != TS_OK) {
 		fprintf(stderr, "node_power: %s\n", err.msg);
 		ts_hostlist_free(&only);

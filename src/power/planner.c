@@ -20,7 +20,7 @@
 
 #include "power/planner.h"
 
-const char *ts_power_verdict_name(enum ts_power_verdict v)
+const char *ts_power_planner_verdict_name(enum ts_power_verdict v)
 {
 	switch (v) {
 	case TS_POWER_PENDING:
@@ -47,7 +47,7 @@ const char *ts_power_verdict_name(enum ts_power_verdict v)
 	return "?";
 }
 
-const char *ts_power_op_event(enum ts_power_op op)
+const char *ts_power_planner_op_event(enum ts_power_op op)
 {
 	switch (op) {
 	case TS_POWER_OP_ON:
@@ -64,9 +64,9 @@ const char *ts_power_op_event(enum ts_power_op op)
 	return "node_power";
 }
 
-enum ts_power_verdict ts_power_refusal(const struct ts_power_config *cfg,
-				       enum ts_power_op op, const char *node,
-				       int busy, int has_sleep)
+enum ts_power_verdict
+ts_power_planner_refusal(const struct ts_power_config *cfg, enum ts_power_op op,
+			 const char *node, int busy, int has_sleep)
 {
 	switch (op) {
 	case TS_POWER_OP_OFF:
@@ -96,8 +96,8 @@ enum ts_power_verdict ts_power_refusal(const struct ts_power_config *cfg,
 	return TS_POWER_PENDING;
 }
 
-enum ts_power_op ts_power_suspend_op(const struct ts_power_config *cfg,
-				     const char *node, int has_sleep)
+enum ts_power_op ts_power_planner_suspend_op(const struct ts_power_config *cfg,
+					     const char *node, int has_sleep)
 {
 	if (cfg->power_on_off_enable && ts_power_config_eligible(cfg, node))
 		return TS_POWER_OP_OFF;
@@ -106,7 +106,7 @@ enum ts_power_op ts_power_suspend_op(const struct ts_power_config *cfg,
 	return TS_POWER_OP_OFF;
 }
 
-time_t ts_power_stale_after(const struct ts_power_config *cfg)
+time_t ts_power_planner_stale_after(const struct ts_power_config *cfg)
 {
 	long per_cmd = cfg->command_timeout * (cfg->command_retries + 1);
 	long ramp =
@@ -116,9 +116,9 @@ time_t ts_power_stale_after(const struct ts_power_config *cfg)
 	return (time_t)(2 * (ramp > power ? ramp : power));
 }
 
-size_t ts_power_repair(struct ts_power_state *st,
-		       const struct ts_power_env *env, time_t now,
-		       time_t stale_after, const struct ts_logger *lg)
+size_t ts_power_planner_repair(struct ts_power_state *st,
+			       const struct ts_power_env *env, time_t now,
+			       time_t stale_after, const struct ts_logger *lg)
 {
 	size_t i, repaired = 0;
 
@@ -135,8 +135,8 @@ size_t ts_power_repair(struct ts_power_state *st,
 		ts_log(lg, TS_LOG_ERROR,
 		       "%s;repaired: %s was left in %s by %s %ld since %lld; "
 		       "claim released%s",
-		       ts_power_op_event(nd->op), nd->name,
-		       ts_power_op_name(nd->op),
+		       ts_power_planner_op_event(nd->op), nd->name,
+		       ts_power_state_op_name(nd->op),
 		       alive ? "stale claim of pid" : "dead pid", nd->owner,
 		       (long long)nd->since,
 		       (nd->op == TS_POWER_OP_ON || nd->op == TS_POWER_OP_OFF)
@@ -152,16 +152,16 @@ size_t ts_power_repair(struct ts_power_state *st,
 	return repaired;
 }
 
-time_t ts_power_delay_end(const struct ts_power_config *cfg,
-			  const struct ts_power_node *nd)
+time_t ts_power_planner_delay_end(const struct ts_power_config *cfg,
+				  const struct ts_power_node *nd)
 {
 	if (!nd->off_at || nd->power == TS_POWER_ON)
 		return 0;
 	return nd->off_at + (time_t)cfg->min_node_down_delay;
 }
 
-long ts_power_next_limit(const struct ts_power_config *cfg, enum ts_power_op op,
-			 long cur)
+long ts_power_planner_next_limit(const struct ts_power_config *cfg,
+				 enum ts_power_op op, long cur)
 {
 	size_t i;
 
@@ -180,7 +180,7 @@ long ts_power_next_limit(const struct ts_power_config *cfg, enum ts_power_op op,
 	return -1;
 }
 
-void ts_power_cycle_plan_free(struct ts_power_cycle_plan *p)
+void ts_power_planner_plan_free(struct ts_power_cycle_plan *p)
 {
 	ts_hostlist_free(&p->ramp_up);
 	ts_hostlist_free(&p->ramp_down);
@@ -232,11 +232,13 @@ static int needed_nodes(const struct ts_power_config *cfg,
 	return rc;
 }
 
-int ts_power_cycle(const struct ts_power_config *cfg, struct ts_power_state *st,
-		   const struct ts_power_slurm_node *nodes, size_t n_nodes,
-		   const struct ts_power_pending_job *jobs, size_t n_jobs,
-		   time_t now, struct ts_power_cycle_plan *p,
-		   struct ts_error *err)
+int ts_power_planner_cycle(const struct ts_power_config *cfg,
+			   struct ts_power_state *st,
+			   const struct ts_power_slurm_node *nodes,
+			   size_t n_nodes,
+			   const struct ts_power_pending_job *jobs,
+			   size_t n_jobs, time_t now,
+			   struct ts_power_cycle_plan *p, struct ts_error *err)
 {
 	struct ts_hostlist needed = TS_HOSTLIST_INIT;
 	long deepest = cfg->sleep_state_levels[cfg->n_levels - 1];
@@ -276,7 +278,7 @@ int ts_power_cycle(const struct ts_power_config *cfg, struct ts_power_state *st,
 	}
 	ts_hostlist_free(&needed);
 	if (rc != TS_OK) {
-		ts_power_cycle_plan_free(p);
+		ts_power_planner_plan_free(p);
 		return rc;
 	}
 	ts_hostlist_uniq(&p->ramp_up);

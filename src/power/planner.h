@@ -15,8 +15,9 @@
  *     progress) at any moment, whoever holds them.
  *   - A node powered off at off_at is powered on no earlier than
  *     off_at + min_node_down_delay.
- *   - A claim whose owner is gone, or older than ts_power_stale_after(),
- *     is repaired: released, and a power operation leaves power unknown.
+ *   - A claim whose owner is gone, or older than
+ *     ts_power_planner_stale_after(), is repaired: released, and a power
+ *     operation leaves power unknown.
  */
 #ifndef TS_POWER_PLANNER_H
 #define TS_POWER_PLANNER_H
@@ -44,67 +45,70 @@ enum ts_power_verdict {
 	TS_POWER_SUPERSEDED, /* a later request took the node over */
 };
 
-/* ts_power_verdict_name() - "done", "refused (not poweroff_eligible)"... */
-const char *ts_power_verdict_name(enum ts_power_verdict v);
+/*
+ * ts_power_planner_verdict_name() - "done", "refused (not
+ * poweroff_eligible)", ...
+ */
+const char *ts_power_planner_verdict_name(enum ts_power_verdict v);
 
 /*
- * ts_power_op_event() - the seed's log event of an operation:
+ * ts_power_planner_op_event() - the seed's log event of an operation:
  * node_power_on, node_power_off, power_ramp_up, power_ramp_down.
  */
-const char *ts_power_op_event(enum ts_power_op op);
+const char *ts_power_planner_op_event(enum ts_power_op op);
 
 /*
- * ts_power_refusal() - TS_POWER_PENDING if op may be applied to the node,
- * else the refusal.  busy: slurmctld reports it allocated or mixed.
+ * ts_power_planner_refusal() - TS_POWER_PENDING if op may be applied to
+ * the node, else the refusal.  busy: slurmctld reports it allocated or mixed.
  * has_sleep: the backend can set sleep-state limits.
  */
-enum ts_power_verdict ts_power_refusal(const struct ts_power_config *cfg,
-				       enum ts_power_op op, const char *node,
-				       int busy, int has_sleep);
+enum ts_power_verdict
+ts_power_planner_refusal(const struct ts_power_config *cfg, enum ts_power_op op,
+			 const char *node, int busy, int has_sleep);
 
 /*
- * ts_power_suspend_op() - what a suspend (Slurm's SuspendProgram) does to
- * a node (seed 001: power off/on only for eligible nodes when
+ * ts_power_planner_suspend_op() - what a suspend (Slurm's SuspendProgram)
+ * does to a node (seed 001: power off/on only for eligible nodes when
  * power_on_off_enable is set, else sleep-state ramping only):
  * TS_POWER_OP_OFF when power_on_off_enable is True and the node is
  * poweroff_eligible; else TS_POWER_OP_RAMP_DOWN when
  * power_ramp_rate_enable is True and the backend has sleep states; else
- * TS_POWER_OP_OFF, which ts_power_refusal() then refuses.
+ * TS_POWER_OP_OFF, which ts_power_planner_refusal() then refuses.
  */
-enum ts_power_op ts_power_suspend_op(const struct ts_power_config *cfg,
-				     const char *node, int has_sleep);
+enum ts_power_op ts_power_planner_suspend_op(const struct ts_power_config *cfg,
+					     const char *node, int has_sleep);
 
 /*
- * ts_power_stale_after() - age in seconds after which a claim is repaired
- * even if its owner pid exists (the pid may have been reused): twice the
- * longest a run may legitimately hold one.
+ * ts_power_planner_stale_after() - age in seconds after which a claim is
+ * repaired even if its owner pid exists (the pid may have been reused):
+ * twice the longest a run may legitimately hold one.
  */
-time_t ts_power_stale_after(const struct ts_power_config *cfg);
+time_t ts_power_planner_stale_after(const struct ts_power_config *cfg);
 
 /*
- * ts_power_repair() - release claims whose owner is gone (env) or that
+ * ts_power_planner_repair() - release claims whose owner is gone (env) or that
  * are older than stale_after; logs one line per node.  RET nodes repaired.
  */
-size_t ts_power_repair(struct ts_power_state *st,
-		       const struct ts_power_env *env, time_t now,
-		       time_t stale_after, const struct ts_logger *lg);
+size_t ts_power_planner_repair(struct ts_power_state *st,
+			       const struct ts_power_env *env, time_t now,
+			       time_t stale_after, const struct ts_logger *lg);
 
 /*
- * ts_power_delay_end() - earliest time node i may be powered on:
+ * ts_power_planner_delay_end() - earliest time node i may be powered on:
  * off_at + min_node_down_delay, or 0 if not powered off by node_power.
  */
-time_t ts_power_delay_end(const struct ts_power_config *cfg,
-			  const struct ts_power_node *nd);
+time_t ts_power_planner_delay_end(const struct ts_power_config *cfg,
+				  const struct ts_power_node *nd);
 
 /*
- * ts_power_next_limit() - the next sleep-state limit a ramp sets on a
+ * ts_power_planner_next_limit() - the next sleep-state limit a ramp sets on a
  * node whose limit is cur: ramp down steps up through the configured
  * levels to the deepest, ramp up steps down through them to 0.
  * RET the limit, or -1 when the node is already at the ramp's end.
  * Levels 1 2 3 4: down from 0 gives 1, 2, 3, 4; up from 4 gives 3, 2, 1, 0.
  */
-long ts_power_next_limit(const struct ts_power_config *cfg, enum ts_power_op op,
-			 long cur);
+long ts_power_planner_next_limit(const struct ts_power_config *cfg,
+				 enum ts_power_op op, long cur);
 
 /* One node as slurmctld reports it, for `node_power cycle`. */
 struct ts_power_slurm_node {
@@ -130,10 +134,10 @@ struct ts_power_cycle_plan {
 	size_t jobs_analyzed;
 };
 
-void ts_power_cycle_plan_free(struct ts_power_cycle_plan *p);
+void ts_power_planner_plan_free(struct ts_power_cycle_plan *p);
 
 /*
- * ts_power_cycle() - the periodic analysis (PP-824's server periodic
+ * ts_power_planner_cycle() - the periodic analysis (PP-824's server periodic
  * hook) on one snapshot:
  *   1. records last_used_time in st: now for busy nodes, else Slurm's
  *      last_busy if newer; a node never seen busy gets now;
@@ -149,10 +153,12 @@ void ts_power_cycle_plan_free(struct ts_power_cycle_plan *p);
  * Each list is sorted.  RET TS_OK, or an error (bad sched_nodes names the
  * job) with *err set; p is then empty.
  */
-int ts_power_cycle(const struct ts_power_config *cfg, struct ts_power_state *st,
-		   const struct ts_power_slurm_node *nodes, size_t n_nodes,
-		   const struct ts_power_pending_job *jobs, size_t n_jobs,
-		   time_t now, struct ts_power_cycle_plan *p,
-		   struct ts_error *err);
+int ts_power_planner_cycle(const struct ts_power_config *cfg,
+			   struct ts_power_state *st,
+			   const struct ts_power_slurm_node *nodes,
+			   size_t n_nodes,
+			   const struct ts_power_pending_job *jobs,
+			   size_t n_jobs, time_t now,
+			   struct ts_power_cycle_plan *p, struct ts_error *err);
 
 #endif /* TS_POWER_PLANNER_H */

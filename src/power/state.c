@@ -27,12 +27,12 @@ static const char *const op_names[] = {
 	[TS_POWER_OP_RAMP_DOWN] = "ramp_down",
 };
 
-const char *ts_power_level_name(enum ts_power_level p)
+const char *ts_power_state_level_name(enum ts_power_level p)
 {
 	return (unsigned)p < 3 ? level_names[p] : "?";
 }
 
-const char *ts_power_op_name(enum ts_power_op op)
+const char *ts_power_state_op_name(enum ts_power_op op)
 {
 	return (unsigned)op < 5 ? op_names[op] : "?";
 }
@@ -271,11 +271,11 @@ char *ts_power_state_format(const struct ts_power_state *st,
 			"%s power=%s sleep=%ld op=%s owner=%ld since=%lld "
 			"changed=%lld used=%lld off_at=%lld want=%s "
 			"ticket=%lu\n",
-			nd->name, ts_power_level_name(nd->power), nd->sleep,
-			ts_power_op_name(nd->op), nd->owner,
+			nd->name, ts_power_state_level_name(nd->power),
+			nd->sleep, ts_power_state_op_name(nd->op), nd->owner,
 			(long long)nd->since, (long long)nd->changed,
 			(long long)nd->used, (long long)nd->off_at,
-			ts_power_op_name(nd->want), nd->ticket);
+			ts_power_state_op_name(nd->want), nd->ticket);
 	}
 	return s;
 }

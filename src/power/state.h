@@ -104,7 +104,7 @@ char *ts_power_state_format(const struct ts_power_state *st,
 			    struct ts_error *err);
 
 /* Names used in the file and in log lines: "on", "ramp_down", ... */
-const char *ts_power_level_name(enum ts_power_level p);
-const char *ts_power_op_name(enum ts_power_op op);
+const char *ts_power_state_level_name(enum ts_power_level p);
+const char *ts_power_state_op_name(enum ts_power_op op);
 
 #endif /* TS_POWER_STATE_H */

@@ -36,8 +36,8 @@ static int read_all(const char *path, char **buf, size_t *len,
 	return TS_OK;
 }
 
-int ts_power_store_lock(struct ts_power_store *s, const char *path,
-			struct ts_power_state *st, struct ts_error *err)
+int ts_power_state_file_lock(struct ts_power_store *s, const char *path,
+			     struct ts_power_state *st, struct ts_error *err)
 {
 	char *lock_path, *buf;
 	size_t len;
@@ -66,13 +66,13 @@ int ts_power_store_lock(struct ts_power_store *s, const char *path,
 		rc = ts_error_set(err, TS_EIO, -1, "lock file %s: flock: %s",
 				  lock_path, strerror(errno));
 		free(lock_path);
-		ts_power_store_unlock(s);
+		ts_power_state_file_unlock(s);
 		return rc;
 	}
 	free(lock_path);
 	rc = read_all(path, &buf, &len, err);
 	if (rc != TS_OK) {
-		ts_power_store_unlock(s);
+		ts_power_state_file_unlock(s);
 		return rc;
 	}
 	rc = ts_power_state_parse(st, buf ? buf : "", len, err);
@@ -81,12 +81,13 @@ int ts_power_store_lock(struct ts_power_store *s, const char *path,
 	if (rc != TS_OK)
 		free(buf);
 	if (rc != TS_OK && rc != TS_ECORRUPT)
-		ts_power_store_unlock(s);
+		ts_power_state_file_unlock(s);
 	return rc;
 }
 
-int ts_power_store_save(struct ts_power_store *s,
-			const struct ts_power_state *st, struct ts_error *err)
+int ts_power_state_file_save(struct ts_power_store *s,
+			     const struct ts_power_state *st,
+			     struct ts_error *err)
 {
 	char suffix[32], *text;
 	struct ts_atomic_file how = { .tmp_suffix = suffix };
@@ -115,7 +116,8 @@ int ts_power_store_save(struct ts_power_store *s,
 	return TS_OK;
 }
 
-int ts_power_store_quarantine(struct ts_power_store *s, struct ts_error *err)
+int ts_power_state_file_quarantine(struct ts_power_store *s,
+				   struct ts_error *err)
 {
 	char *dst = ts_atomic_file_sibling(s->path, ".corrupt");
 	int rc = TS_OK;
@@ -129,7 +131,7 @@ int ts_power_store_quarantine(struct ts_power_store *s, struct ts_error *err)
 	return rc;
 }
 
-void ts_power_store_unlock(struct ts_power_store *s)
+void ts_power_state_file_unlock(struct ts_power_store *s)
 {
 	if (s->lock_fd >= 0) {
 		flock(s->lock_fd, LOCK_UN);

@@ -36,29 +36,31 @@ struct ts_power_store {
 /* clang-format on */
 
 /*
- * ts_power_store_lock() - take the lock (waiting for it) and read PATH
+ * ts_power_state_file_lock() - take the lock (waiting for it) and read PATH
  * into st; a missing PATH is an empty state.  The directory must exist.
  * RET TS_OK; TS_ECORRUPT when PATH does not parse (lock held, st empty:
- * the caller may log, ts_power_store_quarantine() and go on); TS_EIO or
+ * the caller may log, ts_power_state_file_quarantine() and go on); TS_EIO or
  * TS_ENOMEM with the lock released.
  */
-int ts_power_store_lock(struct ts_power_store *s, const char *path,
-			struct ts_power_state *st, struct ts_error *err);
+int ts_power_state_file_lock(struct ts_power_store *s, const char *path,
+			     struct ts_power_state *st, struct ts_error *err);
 
 /*
- * ts_power_store_save() - replace PATH by st, atomically (lock held).
+ * ts_power_state_file_save() - replace PATH by st, atomically (lock held).
  * Nothing is written when st's text equals what was read.
  */
-int ts_power_store_save(struct ts_power_store *s,
-			const struct ts_power_state *st, struct ts_error *err);
+int ts_power_state_file_save(struct ts_power_store *s,
+			     const struct ts_power_state *st,
+			     struct ts_error *err);
 
 /*
- * ts_power_store_quarantine() - rename a corrupt PATH to PATH.corrupt so
+ * ts_power_state_file_quarantine() - rename a corrupt PATH to PATH.corrupt so
  * it can be inspected, keeping the lock.  RET TS_OK or TS_EIO.
  */
-int ts_power_store_quarantine(struct ts_power_store *s, struct ts_error *err);
+int ts_power_state_file_quarantine(struct ts_power_store *s,
+				   struct ts_error *err);
 
-/* ts_power_store_unlock() - release the lock; s may be locked again. */
-void ts_power_store_unlock(struct ts_power_store *s);
+/* ts_power_state_file_unlock() - release the lock; s may be locked again. */
+void ts_power_state_file_unlock(struct ts_power_store *s);
 
 #endif /* TS_POWER_STATE_FILE_H */

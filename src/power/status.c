@@ -8,7 +8,7 @@
 
 #include "power/status.h"
 
-void ts_power_format_time(time_t t, char *buf, size_t len)
+void ts_power_status_time(time_t t, char *buf, size_t len)
 {
 	struct tm tm;
 
@@ -21,18 +21,18 @@ int ts_power_status_line(const struct ts_power_node *nd, char *buf, size_t len)
 {
 	char changed[32], used[32], since[32], op[80];
 
-	ts_power_format_time(nd->changed, changed, sizeof(changed));
-	ts_power_format_time(nd->used, used, sizeof(used));
+	ts_power_status_time(nd->changed, changed, sizeof(changed));
+	ts_power_status_time(nd->used, used, sizeof(used));
 	if (nd->op != TS_POWER_OP_NONE) {
-		ts_power_format_time(nd->since, since, sizeof(since));
+		ts_power_status_time(nd->since, since, sizeof(since));
 		snprintf(op, sizeof(op), "%s(pid %ld since %s)",
-			 ts_power_op_name(nd->op), nd->owner, since);
+			 ts_power_state_op_name(nd->op), nd->owner, since);
 	} else {
 		snprintf(op, sizeof(op), "none");
 	}
 	return snprintf(buf, len,
 			"%s power=%s sleep=%ld op=%s "
 			"last_state_change_time=%s last_used_time=%s",
-			nd->name, ts_power_level_name(nd->power), nd->sleep, op,
-			changed, used);
+			nd->name, ts_power_state_level_name(nd->power),
+			nd->sleep, op, changed, used);
 }

@@ -16,10 +16,10 @@
 #define TS_POWER_STATUS_EXTRA 192
 
 /*
- * ts_power_format_time() - t as "MON DD YY HH:MM:SS" in the local time
+ * ts_power_status_time() - t as "MON DD YY HH:MM:SS" in the local time
  * zone (TZ), or "never" for 0.  buf needs 20 bytes.
  */
-void ts_power_format_time(time_t t, char *buf, size_t len);
+void ts_power_status_time(time_t t, char *buf, size_t len);
 
 /*
  * ts_power_status_line() - one node:

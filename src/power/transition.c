@@ -45,7 +45,8 @@ struct run {
 static int lock_state(struct run *r)
 {
 	struct ts_error e = TS_ERROR_INIT;
-	int rc = ts_power_store_lock(&r->store, r->rq->state_path, &r->st, &e);
+	int rc = ts_power_state_file_lock(&r->store, r->rq->state_path, &r->st,
+					  &e);
 
 	if (rc == TS_ECORRUPT) {
 		ts_log(r->lg, TS_LOG_ERROR,
@@ -53,23 +54,23 @@ static int lock_state(struct run *r)
 		       "%s.corrupt, starting from an empty state",
 		       r->rq->state_path, e.msg, r->rq->state_path);
 		ts_error_clear(&e);
-		rc = ts_power_store_quarantine(&r->store, &e);
+		rc = ts_power_state_file_quarantine(&r->store, &e);
 		if (rc != TS_OK)
-			ts_power_store_unlock(&r->store);
+			ts_power_state_file_unlock(&r->store);
 	}
 	if (rc != TS_OK)
 		return ts_error_set(r->err, rc, -1, "%s", e.msg);
 	r->now = r->env->now(r->env->ctx);
-	ts_power_repair(&r->st, r->env, r->now, r->stale_after, r->lg);
+	ts_power_planner_repair(&r->st, r->env, r->now, r->stale_after, r->lg);
 	return TS_OK;
 }
 
 static int save_unlock(struct run *r)
 {
 	struct ts_error e = TS_ERROR_INIT;
-	int rc = ts_power_store_save(&r->store, &r->st, &e);
+	int rc = ts_power_state_file_save(&r->store, &r->st, &e);
 
-	ts_power_store_unlock(&r->store);
+	ts_power_state_file_unlock(&r->store);
 	if (rc != TS_OK)
 		return ts_error_set(r->err, rc, -1, "%s", e.msg);
 	return TS_OK;
@@ -128,7 +129,7 @@ static int take_tickets(struct run *r)
 			continue;
 		nd = node_of(r, i);
 		if (!nd) {
-			ts_power_store_unlock(&r->store);
+			ts_power_state_file_unlock(&r->store);
 			return r->err ? r->err->code : TS_ENOMEM;
 		}
 		nd->want = r->rq->op;
@@ -155,7 +156,8 @@ static int try_claim(struct run *r, size_t i, size_t *in_flight, time_t *wake)
 		r->verdict[i] = TS_POWER_SUPERSEDED;
 		ts_log(r->lg, TS_LOG_INFO,
 		       "%s;%s: dropped, a later %s request supersedes this one",
-		       r->event, rq->nodes[i], ts_power_op_name(nd->want));
+		       r->event, rq->nodes[i],
+		       ts_power_state_op_name(nd->want));
 		return 0;
 	}
 	if (nd->ticket < r->ticket[i]) { /* state was lost: re-stamp */
@@ -165,7 +167,8 @@ static int try_claim(struct run *r, size_t i, size_t *in_flight, time_t *wake)
 	if (nd->op != TS_POWER_OP_NONE)
 		return 0; /* another run is busy with it */
 	if (rq->op == TS_POWER_OP_RAMP_UP || rq->op == TS_POWER_OP_RAMP_DOWN) {
-		if (ts_power_next_limit(r->cfg, rq->op, nd->sleep) < 0) {
+		if (ts_power_planner_next_limit(r->cfg, rq->op, nd->sleep) <
+		    0) {
 			r->verdict[i] = TS_POWER_DONE;
 			if (rq->op == TS_POWER_OP_RAMP_UP)
 				nd->used = r->now;
@@ -173,7 +176,7 @@ static int try_claim(struct run *r, size_t i, size_t *in_flight, time_t *wake)
 		}
 	}
 	if (rq->op == TS_POWER_OP_ON) {
-		d = ts_power_delay_end(r->cfg, nd);
+		d = ts_power_planner_delay_end(r->cfg, nd);
 		if (d > r->now && d > rq->deadline) {
 			r->verdict[i] = TS_POWER_DELAYED;
 			ts_log(r->lg, TS_LOG_ERROR,
@@ -345,8 +348,9 @@ static int run_ramp(struct run *r, const size_t *batch, size_t m,
 
 		/* Lockstep: the lowest next level down, the highest up. */
 		for (j = 0; j < m; j++) {
-			long nx = ok[j] ? ts_power_next_limit(r->cfg, r->rq->op,
-							      r->cur[batch[j]])
+			long nx = ok[j] ? ts_power_planner_next_limit(
+						  r->cfg, r->rq->op,
+						  r->cur[batch[j]])
 					: -1;
 
 			if (nx < 0)
@@ -360,9 +364,9 @@ static int run_ramp(struct run *r, const size_t *batch, size_t m,
 			break;
 		for (j = 0; j < m; j++) {
 			stepped[j] =
-				ok[j] &&
-				ts_power_next_limit(r->cfg, r->rq->op,
-						    r->cur[batch[j]]) == limit;
+				ok[j] && ts_power_planner_next_limit(
+						 r->cfg, r->rq->op,
+						 r->cur[batch[j]]) == limit;
 			if (stepped[j])
 				sub[k++] = names[j];
 		}
@@ -428,7 +432,7 @@ static int work(struct run *r)
 				continue;
 			c = try_claim(r, i, &in_flight, &wake);
 			if (c < 0) {
-				ts_power_store_unlock(&r->store);
+				ts_power_state_file_unlock(&r->store);
 				rc = r->err ? r->err->code : TS_ENOMEM;
 				goto out;
 			}
@@ -506,15 +510,15 @@ int ts_power_transition(const struct ts_power_config *cfg,
 	r.rq = rq;
 	r.verdict = verdict;
 	r.err = err;
-	r.event = ts_power_op_event(rq->op);
-	r.stale_after = ts_power_stale_after(cfg);
+	r.event = ts_power_planner_op_event(rq->op);
+	r.stale_after = ts_power_planner_stale_after(cfg);
 	r.store = store;
 	r.st = st;
 
 	for (i = 0; i < rq->n; i++) {
-		verdict[i] = ts_power_refusal(cfg, rq->op, rq->nodes[i],
-					      rq->busy ? rq->busy[i] : 0,
-					      be->set_sleep_limit != NULL);
+		verdict[i] = ts_power_planner_refusal(
+			cfg, rq->op, rq->nodes[i], rq->busy ? rq->busy[i] : 0,
+			be->set_sleep_limit != NULL);
 		pending += verdict[i] == TS_POWER_PENDING;
 	}
 	log_refusals(&r);
@@ -530,7 +534,7 @@ int ts_power_transition(const struct ts_power_config *cfg,
 		rc = take_tickets(&r);
 	if (rc == TS_OK)
 		rc = work(&r);
-	ts_power_store_unlock(&r.store);
+	ts_power_state_file_unlock(&r.store);
 	ts_power_state_free(&r.st);
 	free(r.ticket);
 	free(r.cur);

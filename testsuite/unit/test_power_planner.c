@@ -27,42 +27,48 @@ START_TEST(power_off_needs_enable_eligibility_and_an_idle_node)
 {
 	struct ts_error err = TS_ERROR_INIT;
 
-	ck_assert_int_eq(ts_power_refusal(&cfg, TS_POWER_OP_OFF, "n1", 0, 1),
-			 TS_POWER_REFUSED_DISABLED);
+	ck_assert_int_eq(
+		ts_power_planner_refusal(&cfg, TS_POWER_OP_OFF, "n1", 0, 1),
+		TS_POWER_REFUSED_DISABLED);
 	cfg.power_on_off_enable = 1;
 	/* Default poweroff_eligible is none. */
-	ck_assert_int_eq(ts_power_refusal(&cfg, TS_POWER_OP_OFF, "n1", 0, 1),
-			 TS_POWER_REFUSED_INELIGIBLE);
+	ck_assert_int_eq(
+		ts_power_planner_refusal(&cfg, TS_POWER_OP_OFF, "n1", 0, 1),
+		TS_POWER_REFUSED_INELIGIBLE);
 	ck_assert_int_eq(ts_power_config_set(&cfg, "poweroff_eligible",
 					     "n[1-2]", 1, &err),
 			 TS_OK);
-	ck_assert_int_eq(ts_power_refusal(&cfg, TS_POWER_OP_OFF, "n1", 0, 1),
-			 TS_POWER_PENDING);
-	ck_assert_int_eq(ts_power_refusal(&cfg, TS_POWER_OP_OFF, "n1", 1, 1),
-			 TS_POWER_REFUSED_BUSY);
-	ck_assert_int_eq(ts_power_refusal(&cfg, TS_POWER_OP_OFF, "n3", 0, 1),
-			 TS_POWER_REFUSED_INELIGIBLE);
+	ck_assert_int_eq(
+		ts_power_planner_refusal(&cfg, TS_POWER_OP_OFF, "n1", 0, 1),
+		TS_POWER_PENDING);
+	ck_assert_int_eq(
+		ts_power_planner_refusal(&cfg, TS_POWER_OP_OFF, "n1", 1, 1),
+		TS_POWER_REFUSED_BUSY);
+	ck_assert_int_eq(
+		ts_power_planner_refusal(&cfg, TS_POWER_OP_OFF, "n3", 0, 1),
+		TS_POWER_REFUSED_INELIGIBLE);
 }
 END_TEST
 
 START_TEST(power_on_and_ramp_up_are_never_refused_by_policy)
 {
 	/* Everything disabled, nothing eligible, node busy. */
-	ck_assert_int_eq(ts_power_refusal(&cfg, TS_POWER_OP_ON, "n1", 1, 0),
-			 TS_POWER_PENDING);
 	ck_assert_int_eq(
-		ts_power_refusal(&cfg, TS_POWER_OP_RAMP_UP, "n1", 1, 1),
+		ts_power_planner_refusal(&cfg, TS_POWER_OP_ON, "n1", 1, 0),
 		TS_POWER_PENDING);
 	ck_assert_int_eq(
-		ts_power_refusal(&cfg, TS_POWER_OP_RAMP_UP, "n1", 0, 0),
+		ts_power_planner_refusal(&cfg, TS_POWER_OP_RAMP_UP, "n1", 1, 1),
+		TS_POWER_PENDING);
+	ck_assert_int_eq(
+		ts_power_planner_refusal(&cfg, TS_POWER_OP_RAMP_UP, "n1", 0, 0),
 		TS_POWER_REFUSED_UNSUPPORTED);
-	ck_assert_int_eq(
-		ts_power_refusal(&cfg, TS_POWER_OP_RAMP_DOWN, "n1", 0, 1),
-		TS_POWER_REFUSED_DISABLED);
+	ck_assert_int_eq(ts_power_planner_refusal(&cfg, TS_POWER_OP_RAMP_DOWN,
+						  "n1", 0, 1),
+			 TS_POWER_REFUSED_DISABLED);
 	cfg.power_ramp_rate_enable = 1;
-	ck_assert_int_eq(
-		ts_power_refusal(&cfg, TS_POWER_OP_RAMP_DOWN, "n1", 1, 1),
-		TS_POWER_REFUSED_BUSY);
+	ck_assert_int_eq(ts_power_planner_refusal(&cfg, TS_POWER_OP_RAMP_DOWN,
+						  "n1", 1, 1),
+			 TS_POWER_REFUSED_BUSY);
 }
 END_TEST
 
@@ -76,18 +82,22 @@ START_TEST(suspend_ramps_down_what_it_may_not_power_off)
 		TS_OK);
 	cfg.power_on_off_enable = 1;
 	cfg.power_ramp_rate_enable = 1;
-	ck_assert_int_eq(ts_power_suspend_op(&cfg, "n1", 1), TS_POWER_OP_OFF);
-	ck_assert_int_eq(ts_power_suspend_op(&cfg, "n2", 1),
+	ck_assert_int_eq(ts_power_planner_suspend_op(&cfg, "n1", 1),
+			 TS_POWER_OP_OFF);
+	ck_assert_int_eq(ts_power_planner_suspend_op(&cfg, "n2", 1),
 			 TS_POWER_OP_RAMP_DOWN);
 	/* IPMI has no sleep states: a power off, to be refused. */
-	ck_assert_int_eq(ts_power_suspend_op(&cfg, "n2", 0), TS_POWER_OP_OFF);
+	ck_assert_int_eq(ts_power_planner_suspend_op(&cfg, "n2", 0),
+			 TS_POWER_OP_OFF);
 	cfg.power_on_off_enable = 0;
-	ck_assert_int_eq(ts_power_suspend_op(&cfg, "n1", 1),
+	ck_assert_int_eq(ts_power_planner_suspend_op(&cfg, "n1", 1),
 			 TS_POWER_OP_RAMP_DOWN);
 	cfg.power_ramp_rate_enable = 0;
-	ck_assert_int_eq(ts_power_suspend_op(&cfg, "n1", 1), TS_POWER_OP_OFF);
-	ck_assert_int_eq(ts_power_refusal(&cfg, TS_POWER_OP_OFF, "n1", 0, 1),
-			 TS_POWER_REFUSED_DISABLED);
+	ck_assert_int_eq(ts_power_planner_suspend_op(&cfg, "n1", 1),
+			 TS_POWER_OP_OFF);
+	ck_assert_int_eq(
+		ts_power_planner_refusal(&cfg, TS_POWER_OP_OFF, "n1", 0, 1),
+		TS_POWER_REFUSED_DISABLED);
 }
 END_TEST
 
@@ -98,26 +108,30 @@ START_TEST(ramp_steps_level_by_level_to_deepest_and_back_to_zero)
 	struct ts_error err = TS_ERROR_INIT;
 	long cur = 0, seen[8], n = 0, nx;
 
-	while ((nx = ts_power_next_limit(&cfg, TS_POWER_OP_RAMP_DOWN, cur)) >=
-	       0)
+	while ((nx = ts_power_planner_next_limit(&cfg, TS_POWER_OP_RAMP_DOWN,
+						 cur)) >= 0)
 		seen[n++] = cur = nx;
 	ck_assert_int_eq(n, 4);
 	ck_assert_int_eq(seen[0], 1);
 	ck_assert_int_eq(seen[3], 4);
 	n = 0;
-	while ((nx = ts_power_next_limit(&cfg, TS_POWER_OP_RAMP_UP, cur)) >= 0)
+	while ((nx = ts_power_planner_next_limit(&cfg, TS_POWER_OP_RAMP_UP,
+						 cur)) >= 0)
 		seen[n++] = cur = nx;
 	ck_assert_int_eq(n, 4);
 	ck_assert_int_eq(seen[0], 3);
 	ck_assert_int_eq(seen[3], 0);
 
 	ck_assert_int_eq(ts_power_config_set_levels(&cfg, odd, 2, &err), TS_OK);
-	ck_assert_int_eq(ts_power_next_limit(&cfg, TS_POWER_OP_RAMP_DOWN, 3),
-			 5);
-	ck_assert_int_eq(ts_power_next_limit(&cfg, TS_POWER_OP_RAMP_UP, 3), 2);
-	ck_assert_int_eq(ts_power_next_limit(&cfg, TS_POWER_OP_RAMP_UP, 2), 0);
-	ck_assert_int_eq(ts_power_next_limit(&cfg, TS_POWER_OP_RAMP_DOWN, 5),
-			 -1);
+	ck_assert_int_eq(
+		ts_power_planner_next_limit(&cfg, TS_POWER_OP_RAMP_DOWN, 3), 5);
+	ck_assert_int_eq(
+		ts_power_planner_next_limit(&cfg, TS_POWER_OP_RAMP_UP, 3), 2);
+	ck_assert_int_eq(
+		ts_power_planner_next_limit(&cfg, TS_POWER_OP_RAMP_UP, 2), 0);
+	ck_assert_int_eq(
+		ts_power_planner_next_limit(&cfg, TS_POWER_OP_RAMP_DOWN, 5),
+		-1);
 }
 END_TEST
 
@@ -161,7 +175,8 @@ START_TEST(repair_releases_claims_of_dead_or_stale_owners_only)
 	st.node[c].owner = 15;
 	st.node[c].since = 10;
 	st.node[c].sleep = 3;
-	ck_assert_uint_eq(ts_power_repair(&st, &env, 1010, 500, NULL), 2);
+	ck_assert_uint_eq(ts_power_planner_repair(&st, &env, 1010, 500, NULL),
+			  2);
 	ck_assert_int_eq(st.node[a].op, TS_POWER_OP_NONE);
 	ck_assert_int_eq(st.node[a].power, TS_POWER_UNKNOWN);
 	ck_assert_int_eq(st.node[b].op, TS_POWER_OP_RAMP_DOWN);
@@ -174,7 +189,7 @@ END_TEST
 START_TEST(stale_limit_exceeds_longest_legitimate_claim)
 {
 	/* Defaults: a power op may take 2 * 30 * 3 + 300 + 30 = 510 s. */
-	ck_assert_int_eq(ts_power_stale_after(&cfg), 1020);
+	ck_assert_int_eq(ts_power_planner_stale_after(&cfg), 1020);
 }
 END_TEST
 
@@ -203,24 +218,24 @@ START_TEST(cycle_ramps_down_nodes_idle_longer_than_node_idle_limit)
 
 	cfg.power_ramp_rate_enable = 1;
 	cfg.node_idle_limit = 1000;
-	ck_assert_int_eq(
-		ts_power_cycle(&cfg, &st, snap, 4, NULL, 0, 20000, &p, &err),
-		TS_OK);
+	ck_assert_int_eq(ts_power_planner_cycle(&cfg, &st, snap, 4, NULL, 0,
+						20000, &p, &err),
+			 TS_OK);
 	/* n2 idle 10000 s >= 1000; n3 only 500 s; n1 busy; n4 off. */
 	expect_list(&p.ramp_down, "n2");
 	expect_list(&p.ramp_up, "");
 	expect_list(&p.power_up, "");
 	ck_assert_int_eq(st.node[ts_power_state_find(&st, "n1")].used, 20000);
 	ck_assert_int_eq(st.node[ts_power_state_find(&st, "n2")].used, 10000);
-	ts_power_cycle_plan_free(&p);
+	ts_power_planner_plan_free(&p);
 
 	/* Disabled: nothing is ramped down. */
 	cfg.power_ramp_rate_enable = 0;
-	ck_assert_int_eq(
-		ts_power_cycle(&cfg, &st, snap, 4, NULL, 0, 20000, &p, &err),
-		TS_OK);
+	ck_assert_int_eq(ts_power_planner_cycle(&cfg, &st, snap, 4, NULL, 0,
+						20000, &p, &err),
+			 TS_OK);
 	expect_list(&p.ramp_down, "");
-	ts_power_cycle_plan_free(&p);
+	ts_power_planner_plan_free(&p);
 	ts_power_state_free(&st);
 }
 END_TEST
@@ -248,22 +263,22 @@ START_TEST(cycle_ramps_up_scheduled_nodes_of_first_analyzed_jobs)
 
 		st.node[k].sleep = 4;
 	}
-	ck_assert_int_eq(
-		ts_power_cycle(&cfg, &st, snap, 4, jobs, 5, 20000, &p, &err),
-		TS_OK);
+	ck_assert_int_eq(ts_power_planner_cycle(&cfg, &st, snap, 4, jobs, 5,
+						20000, &p, &err),
+			 TS_OK);
 	ck_assert_uint_eq(p.jobs_analyzed, 2);
 	/* n2, n3 needed by jobs 9 and 7; n1 busy; n4 beyond the limit. */
 	expect_list(&p.ramp_up, "n[1-3]");
 	expect_list(&p.ramp_down, "");
 	expect_list(&p.power_up, "");
-	ts_power_cycle_plan_free(&p);
+	ts_power_planner_plan_free(&p);
 
 	cfg.max_jobs_analyze_limit = 3;
-	ck_assert_int_eq(
-		ts_power_cycle(&cfg, &st, snap, 4, jobs, 5, 20000, &p, &err),
-		TS_OK);
+	ck_assert_int_eq(ts_power_planner_cycle(&cfg, &st, snap, 4, jobs, 5,
+						20000, &p, &err),
+			 TS_OK);
 	expect_list(&p.power_up, "n4"); /* powered down, now needed */
-	ts_power_cycle_plan_free(&p);
+	ts_power_planner_plan_free(&p);
 	ts_power_state_free(&st);
 }
 END_TEST
@@ -275,9 +290,9 @@ START_TEST(cycle_refuses_bad_sched_nodes_naming_the_job)
 	struct ts_power_cycle_plan p;
 	struct ts_error err = TS_ERROR_INIT;
 
-	ck_assert_int_eq(
-		ts_power_cycle(&cfg, &st, snap, 4, bad, 1, 200, &p, &err),
-		TS_ESYNTAX);
+	ck_assert_int_eq(ts_power_planner_cycle(&cfg, &st, snap, 4, bad, 1, 200,
+						&p, &err),
+			 TS_ESYNTAX);
 	ck_assert_ptr_nonnull(strstr(err.msg, "job 42: sched_nodes \"n[1-\""));
 	ts_power_state_free(&st);
 }

@@ -125,23 +125,23 @@ START_TEST(store_saves_atomically_and_reads_back)
 	long k;
 
 	snprintf(path, sizeof(path), "%s/state", dir);
-	ck_assert_int_eq(ts_power_store_lock(&s, path, &st, &err), TS_OK);
+	ck_assert_int_eq(ts_power_state_file_lock(&s, path, &st, &err), TS_OK);
 	ck_assert_uint_eq(st.n, 0); /* missing file: empty state */
 	k = ts_power_state_get(&st, "n1", &err);
 	st.node[k].power = TS_POWER_OFF;
 	st.node[k].off_at = 1000;
-	ck_assert_int_eq(ts_power_store_save(&s, &st, &err), TS_OK);
-	ts_power_store_unlock(&s);
+	ck_assert_int_eq(ts_power_state_file_save(&s, &st, &err), TS_OK);
+	ts_power_state_file_unlock(&s);
 	ck_assert_int_eq(stat(path, &sb), 0);
 	ck_assert_int_eq(sb.st_mode & 0777, 0600);
 	snprintf(tmp, sizeof(tmp), "%s.new.%ld", path, (long)getpid());
 	ck_assert_int_ne(access(tmp, F_OK), 0); /* no leftover */
 
-	ck_assert_int_eq(ts_power_store_lock(&s, path, &st, &err), TS_OK);
+	ck_assert_int_eq(ts_power_state_file_lock(&s, path, &st, &err), TS_OK);
 	ck_assert_uint_eq(st.n, 1);
 	ck_assert_int_eq(st.node[0].power, TS_POWER_OFF);
 	ck_assert_int_eq(st.node[0].off_at, 1000);
-	ts_power_store_unlock(&s);
+	ts_power_state_file_unlock(&s);
 	ts_power_state_free(&st);
 	rm_dir(dir);
 }
@@ -166,19 +166,19 @@ START_TEST(store_save_on_a_full_disk_keeps_the_old_state)
 	fclose(f);
 	snprintf(tmp, sizeof(tmp), "%s.new.%ld", path, (long)getpid());
 	ck_assert_int_eq(symlink("/dev/full", tmp), 0);
-	ck_assert_int_eq(ts_power_store_lock(&s, path, &st, &err), TS_OK);
+	ck_assert_int_eq(ts_power_state_file_lock(&s, path, &st, &err), TS_OK);
 	k = ts_power_state_get(&st, "n1", &err);
 	st.node[k].off_at = 1;
-	ck_assert_int_eq(ts_power_store_save(&s, &st, &err), TS_EIO);
+	ck_assert_int_eq(ts_power_state_file_save(&s, &st, &err), TS_EIO);
 	snprintf(want, sizeof(want), "cannot write %s: %s", tmp,
 		 strerror(ENOSPC));
 	ck_assert_str_eq(err.msg, want);
 	ck_assert_int_ne(access(tmp, F_OK), 0); /* no leftover */
-	ts_power_store_unlock(&s);
-	ck_assert_int_eq(ts_power_store_lock(&s, path, &st, &err), TS_OK);
+	ts_power_state_file_unlock(&s);
+	ck_assert_int_eq(ts_power_state_file_lock(&s, path, &st, &err), TS_OK);
 	k = ts_power_state_get(&st, "n1", &err);
 	ck_assert_int_eq(st.node[k].off_at, 1459217159);
-	ts_power_store_unlock(&s);
+	ts_power_state_file_unlock(&s);
 	ts_power_state_free(&st);
 	rm_dir(dir);
 }
@@ -201,10 +201,10 @@ START_TEST(store_ignores_half_written_new_file_of_a_crash)
 	f = fopen(stray, "w");
 	fputs("node_power-state 1 next_ticket=9\nn1 power=o", f);
 	fclose(f);
-	ck_assert_int_eq(ts_power_store_lock(&s, path, &st, &err), TS_OK);
+	ck_assert_int_eq(ts_power_state_file_lock(&s, path, &st, &err), TS_OK);
 	ck_assert_uint_eq(st.n, 2);
 	ck_assert_uint_eq(st.next_ticket, 7);
-	ts_power_store_unlock(&s);
+	ts_power_state_file_unlock(&s);
 	ts_power_state_free(&st);
 	rm_dir(dir);
 }
@@ -222,13 +222,14 @@ START_TEST(store_quarantines_corrupt_file_keeping_lock)
 	f = fopen(path, "w");
 	fputs("node_power-state 1 next_ticket=1\nn1 power=\n", f);
 	fclose(f);
-	ck_assert_int_eq(ts_power_store_lock(&s, path, &st, &err), TS_ECORRUPT);
+	ck_assert_int_eq(ts_power_state_file_lock(&s, path, &st, &err),
+			 TS_ECORRUPT);
 	ck_assert_int_ge(s.lock_fd, 0);
-	ck_assert_int_eq(ts_power_store_quarantine(&s, &err), TS_OK);
+	ck_assert_int_eq(ts_power_state_file_quarantine(&s, &err), TS_OK);
 	snprintf(moved, sizeof(moved), "%s.corrupt", path);
 	ck_assert_int_eq(access(moved, F_OK), 0);
-	ck_assert_int_eq(ts_power_store_save(&s, &st, &err), TS_OK);
-	ts_power_store_unlock(&s);
+	ck_assert_int_eq(ts_power_state_file_save(&s, &st, &err), TS_OK);
+	ts_power_state_file_unlock(&s);
 	ts_power_state_free(&st);
 	rm_dir(dir);
 }
@@ -243,9 +244,9 @@ START_TEST(status_prints_times_as_mon_dd_yy_hh_mm_ss)
 
 	setenv("TZ", "UTC", 1);
 	tzset();
-	ts_power_format_time(1459217159, buf, sizeof(buf));
+	ts_power_status_time(1459217159, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "Mar 29 16 02:05:59");
-	ts_power_format_time(0, buf, sizeof(buf));
+	ts_power_status_time(0, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "never");
 
 	nd.name = "nid00024";

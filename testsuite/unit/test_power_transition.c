@@ -268,8 +268,9 @@ static struct ts_power_state load_state(void)
 	struct ts_power_state st = TS_POWER_STATE_INIT;
 	struct ts_error err = TS_ERROR_INIT;
 
-	ck_assert_int_eq(ts_power_store_lock(&s, state_path, &st, &err), TS_OK);
-	ts_power_store_unlock(&s);
+	ck_assert_int_eq(ts_power_state_file_lock(&s, state_path, &st, &err),
+			 TS_OK);
+	ts_power_state_file_unlock(&s);
 	return st;
 }
 
@@ -651,10 +652,11 @@ START_TEST(later_request_supersedes_a_waiting_one)
 	ck_assert_int_eq(pthread_create(&b, NULL, run_one, &on), 0);
 	wait_line("node_power_on;n1: waiting");
 	/* The holder of the only slot finishes. */
-	ck_assert_int_eq(ts_power_store_lock(&s, state_path, &st, &err), TS_OK);
+	ck_assert_int_eq(ts_power_state_file_lock(&s, state_path, &st, &err),
+			 TS_OK);
 	st.node[ts_power_state_find(&st, "n9")].op = TS_POWER_OP_NONE;
-	ck_assert_int_eq(ts_power_store_save(&s, &st, &err), TS_OK);
-	ts_power_store_unlock(&s);
+	ck_assert_int_eq(ts_power_state_file_save(&s, &st, &err), TS_OK);
+	ts_power_state_file_unlock(&s);
 	ts_power_state_free(&st);
 	pthread_join(a, NULL);
 	pthread_join(b, NULL);
