@@ -130,6 +130,14 @@ refuses public_pass "bmc n1: password_file $T/public.pass has mode 0644: readabl
 chmod 640 "$T/public.pass"
 refuses public_pass "has mode 0640: readable by group or others"
 
+chmod 604 "$T/public.pass"
+refuses public_pass "has mode 0604: readable by group or others"
+
+# Read-only for its owner is private too.
+chmod 400 "$T/public.pass"
+"$NP" -c "$T/public_pass.json" check-config >"$T/out" 2>&1
+check "password file of mode 0400 accepted" grep -q ": OK: backend ipmi" "$T/out"
+
 cp "$T/good.json" "$T/writable.json"
 chmod 666 "$T/writable.json"
 refuses writable 'has mode 0666: writable by group or others'
