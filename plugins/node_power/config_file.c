@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "config_file.h"
+#include "whole_file.h"
 
 #define MAX_CONFIG (1024 * 1024)
 
@@ -52,33 +53,11 @@ static int with_path(const char *path, int rc, struct ts_error *err)
 static int read_file(const char *path, char **text, size_t *len,
 		     struct ts_error *err)
 {
-	FILE *f = fopen(path, "re");
-	char *buf;
-	size_t n;
+	struct ts_error why = TS_ERROR_INIT;
+	int rc = ts_whole_file_read(path, MAX_CONFIG, text, len, &why);
 
-	*text = NULL;
-	if (!f)
-		return ts_error_set(err, TS_EIO, -1, "%s: %s", path,
-				    strerror(errno));
-	buf = malloc(MAX_CONFIG + 1);
-	if (!buf) {
-		fclose(f);
-		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
-	}
-	n = fread(buf, 1, MAX_CONFIG + 1, f);
-	if (ferror(f) || n > MAX_CONFIG) {
-		int e = ferror(f) ? errno : EFBIG;
-
-		free(buf);
-		fclose(f);
-		return ts_error_set(err, TS_EIO, -1, "%s: %s", path,
-				    e == EFBIG ? "larger than 1 MiB"
-					       : strerror(e));
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
+	if (rc != TS_OK)
+		return ts_error_set(err, rc, -1, "%s: %s", path, why.msg);
 	return TS_OK;
 }
 

@@ -23,7 +23,7 @@ refuses() {
 	local name=$1 re=$2 rc lines
 	shift 2
 	[ $# -gt 0 ] || set -- check-config
-	"$NP" -c "$T/$name.json" "$@" >"$T/out" 2>"$T/err"
+	timeout 20 "$NP" -c "$T/$name.json" "$@" >"$T/out" 2>"$T/err"
 	rc=$?
 	lines=$(wc -l <"$T/err")
 	if [ "$rc" = 2 ] && [ "$lines" = 1 ] && grep -Eq -- "$re" "$T/err" &&
@@ -137,6 +137,14 @@ refuses public_pass "has mode 0604: readable by group or others"
 chmod 400 "$T/public.pass"
 "$NP" -c "$T/public_pass.json" check-config >"$T/out" 2>&1
 check "password file of mode 0400 accepted" grep -q ": OK: backend ipmi" "$T/out"
+
+# Not a regular file: a FIFO nobody writes to is refused, not waited on.
+mkfifo "$T/fifo.json"
+refuses fifo 'not a regular file'
+
+head -c 1048577 /dev/zero | tr '\0' ' ' >"$T/huge.json"
+chmod 644 "$T/huge.json"
+refuses huge 'larger than 1048576 bytes'
 
 cp "$T/good.json" "$T/writable.json"
 chmod 666 "$T/writable.json"
