@@ -210,8 +210,7 @@ static int set_nid_map(struct ts_power_config *cfg, json_object *v,
 				    "key \"nid_map\": %s is not an object "
 				    "{ \"nodes\": first_nid }",
 				    json_text(v));
-	json_object_object_foreach(v, expr, val)
-	{
+	json_object_object_foreach(v, expr, val) {
 		char what[160];
 		long nid;
 		int rc;
@@ -234,8 +233,7 @@ static int set_bmc(struct ts_power_config *cfg, json_object *v,
 				    "key \"bmc\": %s is not an object "
 				    "{ \"nodes\": { \"address\": ... } }",
 				    json_text(v));
-	json_object_object_foreach(v, expr, entry)
-	{
+	json_object_object_foreach(v, expr, entry) {
 		const char *address = NULL, *user = NULL, *pass = NULL;
 		long port = 0;
 		int rc;
@@ -245,8 +243,7 @@ static int set_bmc(struct ts_power_config *cfg, json_object *v,
 					    "key \"bmc\": \"%s\": %s is not an "
 					    "object",
 					    expr, json_text(entry));
-		json_object_object_foreach(entry, k, val)
-		{
+		json_object_object_foreach(entry, k, val) {
 			const char **dst = NULL;
 			char what[160];
 
@@ -307,8 +304,7 @@ int np_config_load(const char *path, struct ts_power_config *cfg,
 	free(text);
 	if (rc != TS_OK)
 		return rc;
-	json_object_object_foreach(top, key, val)
-	{
+	json_object_object_foreach(top, key, val) {
 		switch (ts_power_config_key_kind(key)) {
 		case TS_POWER_KEY_SCALAR:
 		case TS_POWER_KEY_UNKNOWN:
