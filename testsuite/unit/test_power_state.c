@@ -106,6 +106,16 @@ static char *tmp_dir(void)
 	return strdup(d);
 }
 
+/* Write a state file as a crashed or older run left it. */
+static void put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
 static void rm_dir(char *dir)
 {
 	char cmd[512];
@@ -157,13 +167,10 @@ START_TEST(store_save_on_a_full_disk_keeps_the_old_state)
 	struct ts_power_store s = TS_POWER_STORE_INIT;
 	struct ts_power_state st = TS_POWER_STATE_INIT;
 	struct ts_error err = TS_ERROR_INIT;
-	FILE *f;
 	long k;
 
 	snprintf(path, sizeof(path), "%s/state", dir);
-	f = fopen(path, "w");
-	fputs(two_nodes, f);
-	fclose(f);
+	put_file(path, two_nodes);
 	snprintf(tmp, sizeof(tmp), "%s.new.%ld", path, (long)getpid());
 	ck_assert_int_eq(symlink("/dev/full", tmp), 0);
 	ck_assert_int_eq(ts_power_state_file_lock(&s, path, &st, &err), TS_OK);
@@ -191,16 +198,11 @@ START_TEST(store_ignores_half_written_new_file_of_a_crash)
 	struct ts_power_store s = TS_POWER_STORE_INIT;
 	struct ts_power_state st = TS_POWER_STATE_INIT;
 	struct ts_error err = TS_ERROR_INIT;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/state", dir);
-	f = fopen(path, "w");
-	fputs(two_nodes, f);
-	fclose(f);
+	put_file(path, two_nodes);
 	snprintf(stray, sizeof(stray), "%s.new.99999", path);
-	f = fopen(stray, "w");
-	fputs("node_power-state 1 next_ticket=9\nn1 power=o", f);
-	fclose(f);
+	put_file(stray, "node_power-state 1 next_ticket=9\nn1 power=o");
 	ck_assert_int_eq(ts_power_state_file_lock(&s, path, &st, &err), TS_OK);
 	ck_assert_uint_eq(st.n, 2);
 	ck_assert_uint_eq(st.next_ticket, 7);
@@ -216,12 +218,9 @@ START_TEST(store_quarantines_corrupt_file_keeping_lock)
 	struct ts_power_store s = TS_POWER_STORE_INIT;
 	struct ts_power_state st = TS_POWER_STATE_INIT;
 	struct ts_error err = TS_ERROR_INIT;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/state", dir);
-	f = fopen(path, "w");
-	fputs("node_power-state 1 next_ticket=1\nn1 power=\n", f);
-	fclose(f);
+	put_file(path, "node_power-state 1 next_ticket=1\nn1 power=\n");
 	ck_assert_int_eq(ts_power_state_file_lock(&s, path, &st, &err),
 			 TS_ECORRUPT);
 	ck_assert_int_ge(s.lock_fd, 0);

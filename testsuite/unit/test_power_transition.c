@@ -7,6 +7,7 @@
  * PBS PP-824).
  */
 #include <check.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,14 +253,20 @@ static void eligible(const char *expr)
 		TS_OK);
 }
 
-/* Write a state file by hand (a previous run's leftovers). */
-static void put_state(const char *text)
+/* Write a state file by hand (a previous run's leftovers), printf-like. */
+static void put_state(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static void put_state(const char *fmt, ...)
 {
 	FILE *f = fopen(state_path, "w");
+	va_list ap;
 
 	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	ck_assert_int_eq(fclose(f), 0);
 }
 
 static struct ts_power_state load_state(void)
@@ -383,13 +390,10 @@ START_TEST(power_on_waits_for_min_node_down_delay)
 {
 	static const char *const n1[] = { "n1" };
 	enum ts_power_verdict v[1];
-	char text[256];
 
 	cfg.min_node_down_delay = 600;
-	snprintf(text, sizeof(text),
-		 "node_power-state 1 next_ticket=1\nn1 power=off off_at=%d\n",
-		 T0 - 100);
-	put_state(text);
+	put_state("node_power-state 1 next_ticket=1\nn1 power=off off_at=%d\n",
+		  T0 - 100);
 	run(TS_POWER_OP_ON, n1, 1, NULL, 100, 600, v);
 	ck_assert_int_eq(v[0], TS_POWER_DONE);
 	ck_assert_int_eq(fake.n_calls, 1);
@@ -404,13 +408,10 @@ START_TEST(power_on_refused_when_delay_outlasts_wait_limit)
 {
 	static const char *const n1[] = { "n1" };
 	enum ts_power_verdict v[1];
-	char text[256];
 
 	cfg.min_node_down_delay = 600;
-	snprintf(text, sizeof(text),
-		 "node_power-state 1 next_ticket=1\nn1 power=off off_at=%d\n",
-		 T0 - 100);
-	put_state(text);
+	put_state("node_power-state 1 next_ticket=1\nn1 power=off off_at=%d\n",
+		  T0 - 100);
 	run(TS_POWER_OP_ON, n1, 1, NULL, 100, 60, v);
 	ck_assert_int_eq(v[0], TS_POWER_DELAYED);
 	ck_assert_int_eq(fake.n_calls, 0);
@@ -475,14 +476,11 @@ START_TEST(claim_of_dead_run_is_repaired_and_its_slot_reused)
 	static const char *const n[] = { "n1" };
 	enum ts_power_verdict v[1];
 	struct ts_power_state st;
-	char text[256];
 
 	cfg.max_concurrent_nodes = 1;
-	snprintf(text, sizeof(text),
-		 "node_power-state 1 next_ticket=4\n"
-		 "n9 power=on op=off owner=13 since=%d want=off ticket=3\n",
-		 T0 - 5);
-	put_state(text);
+	put_state("node_power-state 1 next_ticket=4\n"
+		  "n9 power=on op=off owner=13 since=%d want=off ticket=3\n",
+		  T0 - 5);
 	run(TS_POWER_OP_ON, n, 1, NULL, 100, 60, v);
 	ck_assert_int_eq(v[0], TS_POWER_DONE);
 	ck_assert(has_line(&lines, "node_power_off;repaired: n9 was left in "
@@ -500,14 +498,11 @@ START_TEST(live_claims_hold_the_limit_until_wait_ends)
 {
 	static const char *const n[] = { "n1" };
 	enum ts_power_verdict v[1];
-	char text[256];
 
 	cfg.max_concurrent_nodes = 1;
-	snprintf(text, sizeof(text),
-		 "node_power-state 1 next_ticket=4\n"
-		 "n9 power=on op=off owner=14 since=%d want=off ticket=3\n",
-		 T0);
-	put_state(text);
+	put_state("node_power-state 1 next_ticket=4\n"
+		  "n9 power=on op=off owner=14 since=%d want=off ticket=3\n",
+		  T0);
 	run(TS_POWER_OP_ON, n, 1, NULL, 100, 2, v);
 	ck_assert_int_eq(v[0], TS_POWER_NO_SLOT);
 	ck_assert_int_eq(fake.n_calls, 0);
@@ -566,13 +561,10 @@ START_TEST(ramp_of_dead_run_resumes_from_recorded_level)
 {
 	static const char *const n[] = { "n1" };
 	enum ts_power_verdict v[1];
-	char text[256];
 
-	snprintf(text, sizeof(text),
-		 "node_power-state 1 next_ticket=2\n"
-		 "n1 power=on sleep=2 op=ramp_down owner=13 since=%d\n",
-		 T0 - 3);
-	put_state(text);
+	put_state("node_power-state 1 next_ticket=2\n"
+		  "n1 power=on sleep=2 op=ramp_down owner=13 since=%d\n",
+		  T0 - 3);
 	run(TS_POWER_OP_RAMP_DOWN, n, 1, NULL, 100, 60, v);
 	ck_assert_int_eq(v[0], TS_POWER_DONE);
 	ck_assert_int_eq(fake.n_calls, 2);
@@ -637,16 +629,13 @@ START_TEST(later_request_supersedes_a_waiting_one)
 	struct ts_power_state st = TS_POWER_STATE_INIT;
 	struct ts_error err = TS_ERROR_INIT;
 	pthread_t a, b;
-	char text[256];
 
 	cfg.max_concurrent_nodes = 1;
 	sim.real_us = 1000;
 	eligible("n1");
-	snprintf(text, sizeof(text),
-		 "node_power-state 1 next_ticket=4\n"
-		 "n9 power=on op=off owner=14 since=%d want=off ticket=3\n",
-		 T0);
-	put_state(text);
+	put_state("node_power-state 1 next_ticket=4\n"
+		  "n9 power=on op=off owner=14 since=%d want=off ticket=3\n",
+		  T0);
 	ck_assert_int_eq(pthread_create(&a, NULL, run_one, &off), 0);
 	wait_line("node_power_off;n1: waiting");
 	ck_assert_int_eq(pthread_create(&b, NULL, run_one, &on), 0);
