@@ -97,94 +97,67 @@ static int drain(struct sink *s)
 	return 1;
 }
 
-int np_command_run(const char *const *argv, long timeout_s,
-		   struct np_command_result *res, struct ts_error *err)
+/* Wait up to wait_ms for output on the open sinks and read what came. */
+static void collect(struct sink *sinks, int wait_ms)
 {
-	int out_pipe[2] = { -1, -1 }, err_pipe[2] = { -1, -1 };
-	struct sink sinks[2] = { { -1, NULL, 0 }, { -1, NULL, 0 } };
-	double start = mono(), kill_at = start + (double)timeout_s;
-	int status = 0, reaped = 0, term_sent = 0, i;
-	pid_t pid;
+	struct pollfd pfd[2];
+	int n = 0, i, j;
 
-	memset(res, 0, sizeof(*res));
-	res->out = strdup("");
-	res->err = strdup("");
-	if (!res->out || !res->err)
-		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
-	if (argv[0][0] != '/')
-		return ts_error_set(err, TS_EINVAL, -1,
-				    "%s: not an absolute path", argv[0]);
+	for (i = 0; i < 2; i++) {
+		if (sinks[i].fd < 0)
+			continue;
+		pfd[n].fd = sinks[i].fd;
+		pfd[n].events = POLLIN;
+		n++;
+	}
+	if (n)
+		poll(pfd, (nfds_t)n, wait_ms);
+	else
+		usleep((useconds_t)wait_ms * 1000);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < n; j++)
+			if (sinks[i].fd == pfd[j].fd &&
+			    (pfd[j].revents & (POLLIN | POLLHUP | POLLERR)))
+				drain(&sinks[i]);
+}
+
+/* Fork the child with its stdout and stderr on sinks[0] and sinks[1]. */
+static int start(const char *const *argv, struct sink *sinks, pid_t *pid,
+		 struct ts_error *err)
+{
+	int out_pipe[2] = { -1, -1 }, err_pipe[2] = { -1, -1 }, e;
+
 	if (pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC)) {
-		i = errno;
+		e = errno;
 		if (out_pipe[0] >= 0) {
 			close(out_pipe[0]);
 			close(out_pipe[1]);
 		}
-		return ts_error_set(err, TS_EIO, -1, "pipe: %s", strerror(i));
+		return ts_error_set(err, TS_EIO, -1, "pipe: %s", strerror(e));
 	}
-	pid = fork();
-	if (pid < 0) {
-		i = errno;
+	*pid = fork();
+	if (*pid < 0) {
+		e = errno;
 		close(out_pipe[0]);
 		close(out_pipe[1]);
 		close(err_pipe[0]);
 		close(err_pipe[1]);
-		return ts_error_set(err, TS_EIO, -1, "fork: %s", strerror(i));
+		return ts_error_set(err, TS_EIO, -1, "fork: %s", strerror(e));
 	}
-	if (pid == 0)
+	if (*pid == 0)
 		child(argv, out_pipe[1], err_pipe[1]);
-	setpgid(pid, pid); /* also here: no race with our kill() */
+	setpgid(*pid, *pid); /* also here: no race with our kill() */
 	close(out_pipe[1]);
 	close(err_pipe[1]);
 	sinks[0].fd = out_pipe[0];
 	sinks[1].fd = err_pipe[0];
+	return TS_OK;
+}
 
-	while (!reaped || sinks[0].fd >= 0 || sinks[1].fd >= 0) {
-		struct pollfd pfd[2];
-		int n = 0, wait_ms;
-		double now = mono();
-
-		if (!reaped && now >= kill_at) {
-			kill(-pid, term_sent ? SIGKILL : SIGTERM);
-			kill(pid, term_sent ? SIGKILL : SIGTERM);
-			res->timed_out = 1;
-			kill_at = now + 1.0;
-			term_sent = 1;
-		}
-		if (reaped && now >= kill_at + 2.0)
-			break; /* a grandchild holds the pipes open */
-		for (i = 0; i < 2; i++) {
-			if (sinks[i].fd < 0)
-				continue;
-			pfd[n].fd = sinks[i].fd;
-			pfd[n].events = POLLIN;
-			n++;
-		}
-		wait_ms = (int)((kill_at - now) * 1000) + 1;
-		if (wait_ms > 50 || wait_ms < 1)
-			wait_ms = 50;
-		if (n)
-			poll(pfd, (nfds_t)n, wait_ms);
-		else
-			usleep((useconds_t)wait_ms * 1000);
-		for (i = 0; i < 2; i++) {
-			int j;
-
-			for (j = 0; j < n; j++)
-				if (sinks[i].fd == pfd[j].fd &&
-				    (pfd[j].revents &
-				     (POLLIN | POLLHUP | POLLERR)))
-					drain(&sinks[i]);
-		}
-		if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
-			reaped = 1;
-			kill_at = mono(); /* pipes: 2 s grace */
-		}
-	}
-	for (i = 0; i < 2; i++)
-		if (sinks[i].fd >= 0)
-			close(sinks[i].fd);
-	res->seconds = mono() - start;
+/* The exit status and the output collected, into res. */
+static void finish(struct np_command_result *res, int status,
+		   struct sink *sinks)
+{
 	if (WIFEXITED(status)) {
 		res->exited = 1;
 		res->status = WEXITSTATUS(status);
@@ -199,6 +172,54 @@ int np_command_run(const char *const *argv, long timeout_s,
 		free(res->err);
 		res->err = sinks[1].buf;
 	}
+}
+
+int np_command_run(const char *const *argv, long timeout_s,
+		   struct np_command_result *res, struct ts_error *err)
+{
+	struct sink sinks[2] = { { -1, NULL, 0 }, { -1, NULL, 0 } };
+	double start_at = mono(), kill_at = start_at + (double)timeout_s;
+	int status = 0, reaped = 0, term_sent = 0, i;
+	pid_t pid = -1;
+
+	memset(res, 0, sizeof(*res));
+	res->out = strdup("");
+	res->err = strdup("");
+	if (!res->out || !res->err)
+		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
+	if (argv[0][0] != '/')
+		return ts_error_set(err, TS_EINVAL, -1,
+				    "%s: not an absolute path", argv[0]);
+	if (start(argv, sinks, &pid, err))
+		return TS_EIO;
+	while (!reaped || sinks[0].fd >= 0 || sinks[1].fd >= 0) {
+		double now = mono();
+		int wait_ms;
+
+		if (!reaped && now >= kill_at) {
+			/* SIGTERM first; SIGKILL a second later */
+			kill(-pid, term_sent ? SIGKILL : SIGTERM);
+			kill(pid, term_sent ? SIGKILL : SIGTERM);
+			res->timed_out = 1;
+			kill_at = now + 1.0;
+			term_sent = 1;
+		}
+		if (reaped && now >= kill_at + 2.0)
+			break; /* a grandchild holds the pipes open */
+		wait_ms = (int)((kill_at - now) * 1000) + 1;
+		if (wait_ms > 50 || wait_ms < 1)
+			wait_ms = 50;
+		collect(sinks, wait_ms);
+		if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
+			reaped = 1;
+			kill_at = mono(); /* pipes: 2 s grace */
+		}
+	}
+	for (i = 0; i < 2; i++)
+		if (sinks[i].fd >= 0)
+			close(sinks[i].fd);
+	res->seconds = mono() - start_at;
+	finish(res, status, sinks);
 	return TS_OK;
 }
 
