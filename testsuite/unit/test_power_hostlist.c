@@ -54,25 +54,34 @@ START_TEST(hostlist_expands_two_groups_as_product)
 }
 END_TEST
 
-static void expect_error(const char *expr, int code, long column)
+static void expect_error(const char *expr, int code, long column,
+			 const char *msg)
 {
 	struct ts_hostlist hl = TS_HOSTLIST_INIT;
 	struct ts_error err = TS_ERROR_INIT;
 
 	ck_assert_int_eq(ts_hostlist_expand(&hl, expr, &err), code);
 	ck_assert_int_eq(err.index, column);
-	ck_assert_ptr_nonnull(strstr(err.msg, "column"));
+	ck_assert_str_eq(err.msg, msg);
+	ck_assert_uint_eq(hl.n, 0);
 	ts_hostlist_free(&hl);
 }
 
 START_TEST(hostlist_rejects_malformed_expressions_with_column)
 {
-	expect_error("n[1-4", TS_ESYNTAX, 2);
-	expect_error("n1]", TS_ESYNTAX, 3);
-	expect_error("n[4-1]", TS_ERANGE, 6);
-	expect_error("n[1-x]", TS_ESYNTAX, 5);
-	expect_error("n[a]", TS_ESYNTAX, 3);
-	expect_error("n[0-99999999]", TS_ERANGE, 13);
+	expect_error("n[1-4", TS_ESYNTAX, 2, "column 2: '[' without ']'");
+	expect_error("n1]", TS_ESYNTAX, 3, "column 3: ']' without '['");
+	expect_error("n[4-1]", TS_ERANGE, 6,
+		     "column 6: range 4-1 runs backwards");
+	expect_error("n[1-x]", TS_ESYNTAX, 5,
+		     "column 5: expected a number after '-'");
+	expect_error("n[a]", TS_ESYNTAX, 3,
+		     "column 3: expected a number (at most 18 digits) in "
+		     "brackets");
+	expect_error("n[1;2]", TS_ESYNTAX, 4,
+		     "column 4: unexpected ';' in brackets");
+	expect_error("n[0-99999999]", TS_ERANGE, 13,
+		     "column 13: range 0-99999999 has more than 65536 names");
 }
 END_TEST
 
