@@ -107,6 +107,58 @@ static int col(const struct expand *x, const char *p)
 	return (int)(p - x->expr) + 1;
 }
 
+/* The whole name in buf[0..len) is done: add it. */
+static int add_name(struct expand *x, const char *end, char *buf, size_t len)
+{
+	buf[len] = '\0';
+	if (++x->added > TS_HOSTLIST_MAX)
+		return ts_error_set(x->err, TS_ERANGE, col(x, end),
+				    "more than %d host names", TS_HOSTLIST_MAX);
+	return ts_hostlist_add(x->hl, buf, x->err);
+}
+
+/*
+ * One range of a bracket group at *p: N or N-M, followed by ',' or ']'
+ * (left at *p).  OUT *lo, *hi, *width (digits of N, which every name of
+ * the range keeps).
+ */
+static int read_range(struct expand *x, const char **p, unsigned long long *lo,
+		      unsigned long long *hi, int *width)
+{
+	int whi;
+
+	if (read_number(p, lo, width))
+		return ts_error_set(x->err, TS_ESYNTAX, col(x, *p),
+				    "column %d: expected a number (at most %d "
+				    "digits) in brackets",
+				    col(x, *p), MAX_DIGITS);
+	*hi = *lo;
+	if (**p == '-') {
+		(*p)++;
+		if (read_number(p, hi, &whi))
+			return ts_error_set(x->err, TS_ESYNTAX, col(x, *p),
+					    "column %d: expected a number "
+					    "after '-'",
+					    col(x, *p));
+		if (*hi < *lo)
+			return ts_error_set(x->err, TS_ERANGE, col(x, *p),
+					    "column %d: range %llu-%llu runs "
+					    "backwards",
+					    col(x, *p), *lo, *hi);
+		if (*hi - *lo >= TS_HOSTLIST_MAX)
+			return ts_error_set(x->err, TS_ERANGE, col(x, *p),
+					    "column %d: range %llu-%llu has "
+					    "more than %d names",
+					    col(x, *p), *lo, *hi,
+					    TS_HOSTLIST_MAX);
+	}
+	if (**p != ',' && **p != ']')
+		return ts_error_set(x->err, TS_ESYNTAX, col(x, *p),
+				    "column %d: unexpected '%c' in brackets",
+				    col(x, *p), **p);
+	return TS_OK;
+}
+
 /*
  * Expand the item text [p, end) behind the name built so far in buf[0..len).
  * RET TS_OK or an error code with x->err set.
@@ -114,6 +166,8 @@ static int col(const struct expand *x, const char *p)
 static int expand_item(struct expand *x, const char *p, const char *end,
 		       char *buf, size_t len)
 {
+	const char *open, *close;
+
 	while (p < end && *p != '[') {
 		if (*p == ']')
 			return ts_error_set(x->err, TS_ESYNTAX, col(x, p),
@@ -126,21 +180,12 @@ static int expand_item(struct expand *x, const char *p, const char *end,
 				col(x, p), MAX_NAME - 1);
 		buf[len++] = *p++;
 	}
-	if (p == end) {
-		int rc;
-
-		buf[len] = '\0';
-		if (++x->added > TS_HOSTLIST_MAX)
-			return ts_error_set(x->err, TS_ERANGE, col(x, end),
-					    "more than %d host names",
-					    TS_HOSTLIST_MAX);
-		rc = ts_hostlist_add(x->hl, buf, x->err);
-		return rc;
-	}
+	if (p == end)
+		return add_name(x, end, buf, len);
 
 	/* p at '[': find the group's end, then walk its ranges. */
-	const char *open = p, *close = p + 1;
-
+	open = p;
+	close = p + 1;
 	while (close < end && *close != ']' && *close != '[')
 		close++;
 	if (close == end || *close != ']')
@@ -149,44 +194,13 @@ static int expand_item(struct expand *x, const char *p, const char *end,
 	p = open + 1;
 	for (;;) {
 		unsigned long long lo, hi, v;
-		int wlo, whi;
+		int width, rc = read_range(x, &p, &lo, &hi, &width);
 
-		if (read_number(&p, &lo, &wlo))
-			return ts_error_set(x->err, TS_ESYNTAX, col(x, p),
-					    "column %d: expected a number "
-					    "(at most %d digits) in brackets",
-					    col(x, p), MAX_DIGITS);
-		hi = lo;
-		if (*p == '-') {
-			p++;
-			if (read_number(&p, &hi, &whi))
-				return ts_error_set(x->err, TS_ESYNTAX,
-						    col(x, p),
-						    "column %d: expected a "
-						    "number after '-'",
-						    col(x, p));
-			if (hi < lo)
-				return ts_error_set(
-					x->err, TS_ERANGE, col(x, p),
-					"column %d: range %llu-%llu "
-					"runs backwards",
-					col(x, p), lo, hi);
-			if (hi - lo >= TS_HOSTLIST_MAX)
-				return ts_error_set(
-					x->err, TS_ERANGE, col(x, p),
-					"column %d: range %llu-%llu "
-					"has more than %d names",
-					col(x, p), lo, hi, TS_HOSTLIST_MAX);
-		}
-		if (*p != ',' && *p != ']')
-			return ts_error_set(x->err, TS_ESYNTAX, col(x, p),
-					    "column %d: unexpected '%c' in "
-					    "brackets",
-					    col(x, p), *p);
+		if (rc != TS_OK)
+			return rc;
 		for (v = lo; v <= hi; v++) {
 			int n = snprintf(buf + len, MAX_NAME - len, "%0*llu",
-					 wlo, v);
-			int rc;
+					 width, v);
 
 			if (n < 0 || (size_t)n >= MAX_NAME - len)
 				return ts_error_set(x->err, TS_ERANGE,
