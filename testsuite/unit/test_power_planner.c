@@ -186,10 +186,33 @@ START_TEST(repair_releases_claims_of_dead_or_stale_owners_only)
 }
 END_TEST
 
+/*
+ * A run holds a claim at most for one power operation (two commands of
+ * command_retries + 1 tries of command_timeout each, then
+ * confirm_timeout, plus soft_off_timeout for a soft off) or one ramp
+ * (a command and a pause per level, counted for one level more than
+ * there are); a claim older than twice the longer of the two is stale.
+ */
 START_TEST(stale_limit_exceeds_longest_legitimate_claim)
 {
-	/* Defaults: a power op may take 2 * 30 * 3 + 300 + 30 = 510 s. */
-	ck_assert_int_eq(ts_power_planner_stale_after(&cfg), 1020);
+	static const long ten[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	struct ts_error err = TS_ERROR_INIT;
+
+	/* Defaults: power 2 * 30 * 3 + 300 + 30 = 510 s, ramp
+	 * 5 * (5 + 90) = 475 s. */
+	ck_assert_int_eq(ts_power_planner_stale_after(&cfg), 2 * 510);
+	/* Ten levels, 10 s pauses, 60 s commands tried once: the ramp,
+	 * 11 * (10 + 60) = 770 s, outlasts power, 2 * 60 + 300 + 30. */
+	ck_assert_int_eq(ts_power_config_set_levels(&cfg, ten, 10, &err),
+			 TS_OK);
+	cfg.sleep_state_pause = 10;
+	cfg.command_timeout = 60;
+	cfg.command_retries = 0;
+	ck_assert_int_eq(ts_power_planner_stale_after(&cfg), 2 * 770);
+	/* A longer confirm_timeout moves it with the power operation. */
+	cfg.confirm_timeout = 3600;
+	ck_assert_int_eq(ts_power_planner_stale_after(&cfg),
+			 2 * (2 * 60 + 3600 + 30));
 }
 END_TEST
 
