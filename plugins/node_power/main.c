@@ -100,13 +100,47 @@ static void config_refused(struct np_ctx *ctx, const char *msg)
 		       "node_power;configuration refused: %s", msg);
 }
 
+/* Does sub take n arguments?  An unknown sub is named on stderr. */
+static int args_ok(const char *sub, int n)
+{
+	if (!strcmp(sub, "suspend") || !strcmp(sub, "resume-fail") ||
+	    !strcmp(sub, "ramp-up") || !strcmp(sub, "ramp-down"))
+		return n == 1;
+	if (!strcmp(sub, "resume")) /* + FEATURES on a reboot */
+		return n == 1 || n == 2;
+	if (!strcmp(sub, "status"))
+		return n <= 1;
+	if (!strcmp(sub, "cycle") || !strcmp(sub, "check-config"))
+		return n == 0;
+	fprintf(stderr, "node_power: unknown subcommand \"%s\"\n", sub);
+	return 0;
+}
+
+/* Run a subcommand other than check-config; RET the exit status. */
+static int run(struct np_ctx *ctx, const char *sub, const char *arg)
+{
+	if (!strcmp(sub, "suspend"))
+		return np_request(ctx, TS_POWER_OP_OFF, arg);
+	if (!strcmp(sub, "resume"))
+		return np_request(ctx, TS_POWER_OP_ON, arg);
+	if (!strcmp(sub, "resume-fail"))
+		return np_resume_fail(ctx, arg);
+	if (!strcmp(sub, "ramp-up"))
+		return np_request(ctx, TS_POWER_OP_RAMP_UP, arg);
+	if (!strcmp(sub, "ramp-down"))
+		return np_request(ctx, TS_POWER_OP_RAMP_DOWN, arg);
+	if (!strcmp(sub, "cycle"))
+		return np_cycle(ctx);
+	return np_status(ctx, arg);
+}
+
 int main(int argc, char **argv)
 {
 	struct np_ctx ctx;
 	struct ts_error err = TS_ERROR_INIT;
 	const char *sub = subcommand_of(argv[0]), *arg = NULL;
 	char *default_path = NULL;
-	int i = 1, ok_args = 0, code;
+	int i = 1, code;
 
 	open_std_fds();
 	np_command_reset_signals();
@@ -124,27 +158,12 @@ int main(int argc, char **argv)
 	}
 	if (!sub && i < argc)
 		sub = argv[i++];
-	if (!sub) {
+	if (!sub || !args_ok(sub, argc - i)) {
 		usage(stderr);
 		return NP_EXIT_USAGE;
 	}
 	if (i < argc)
 		arg = argv[i];
-	if (!strcmp(sub, "suspend") || !strcmp(sub, "resume-fail") ||
-	    !strcmp(sub, "ramp-up") || !strcmp(sub, "ramp-down"))
-		ok_args = argc - i == 1;
-	else if (!strcmp(sub, "resume")) /* + FEATURES on a reboot */
-		ok_args = argc - i == 1 || argc - i == 2;
-	else if (!strcmp(sub, "status"))
-		ok_args = argc - i <= 1;
-	else if (!strcmp(sub, "cycle") || !strcmp(sub, "check-config"))
-		ok_args = argc - i == 0;
-	else
-		fprintf(stderr, "node_power: unknown subcommand \"%s\"\n", sub);
-	if (!ok_args) {
-		usage(stderr);
-		return NP_EXIT_USAGE;
-	}
 	if (!ctx.config_path)
 		ctx.config_path = default_path = np_config_default_path();
 	if (!ctx.config_path) {
@@ -155,38 +174,19 @@ int main(int argc, char **argv)
 	if (np_config_load(ctx.config_path, &ctx.cfg, &err) != TS_OK) {
 		config_refused(&ctx, err.msg);
 		code = NP_EXIT_USAGE;
-		goto out;
-	}
-	if (!strcmp(sub, "check-config")) {
+	} else if (!strcmp(sub, "check-config")) {
 		code = check_config(&ctx);
-		goto out;
-	}
-	if (np_log_open(&ctx.log, ctx.cfg.log_file, &err) != TS_OK) {
+	} else if (np_log_open(&ctx.log, ctx.cfg.log_file, &err) != TS_OK) {
 		/* slurmctld closed our stderr: syslog is all that is left. */
 		syslog(LOG_ERR, "node_power: %s", err.msg);
 		fprintf(stderr, "node_power: %s\n", err.msg);
 		code = NP_EXIT_FAILED;
-		goto out;
+	} else {
+		ctx.logger = np_log_logger(&ctx.log);
+		ctx.env = np_real_env();
+		np_ctx_backend(&ctx);
+		code = run(&ctx, sub, arg);
 	}
-	ctx.logger = np_log_logger(&ctx.log);
-	ctx.env = np_real_env();
-	np_ctx_backend(&ctx);
-
-	if (!strcmp(sub, "suspend"))
-		code = np_request(&ctx, TS_POWER_OP_OFF, arg);
-	else if (!strcmp(sub, "resume"))
-		code = np_request(&ctx, TS_POWER_OP_ON, arg);
-	else if (!strcmp(sub, "resume-fail"))
-		code = np_resume_fail(&ctx, arg);
-	else if (!strcmp(sub, "ramp-up"))
-		code = np_request(&ctx, TS_POWER_OP_RAMP_UP, arg);
-	else if (!strcmp(sub, "ramp-down"))
-		code = np_request(&ctx, TS_POWER_OP_RAMP_DOWN, arg);
-	else if (!strcmp(sub, "cycle"))
-		code = np_cycle(&ctx);
-	else
-		code = np_status(&ctx, arg);
-out:
 	np_log_close(&ctx.log);
 	ts_power_config_free(&ctx.cfg);
 	free(default_path);
