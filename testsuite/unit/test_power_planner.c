@@ -23,51 +23,47 @@ static void teardown(void)
 	ts_power_config_free(&cfg);
 }
 
+/* The planner's verdict on op for node under cfg. */
+static enum ts_power_verdict refusal(enum ts_power_op op, const char *node,
+				     int busy, int has_sleep)
+{
+	return ts_power_planner_refusal(&cfg, op, node, busy, has_sleep);
+}
+
 START_TEST(power_off_needs_enable_eligibility_and_an_idle_node)
 {
 	struct ts_error err = TS_ERROR_INIT;
 
-	ck_assert_int_eq(
-		ts_power_planner_refusal(&cfg, TS_POWER_OP_OFF, "n1", 0, 1),
-		TS_POWER_REFUSED_DISABLED);
+	ck_assert_int_eq(refusal(TS_POWER_OP_OFF, "n1", 0, 1),
+			 TS_POWER_REFUSED_DISABLED);
 	cfg.power_on_off_enable = 1;
 	/* Default poweroff_eligible is none. */
-	ck_assert_int_eq(
-		ts_power_planner_refusal(&cfg, TS_POWER_OP_OFF, "n1", 0, 1),
-		TS_POWER_REFUSED_INELIGIBLE);
+	ck_assert_int_eq(refusal(TS_POWER_OP_OFF, "n1", 0, 1),
+			 TS_POWER_REFUSED_INELIGIBLE);
 	ck_assert_int_eq(ts_power_config_set(&cfg, "poweroff_eligible",
 					     "n[1-2]", 1, &err),
 			 TS_OK);
-	ck_assert_int_eq(
-		ts_power_planner_refusal(&cfg, TS_POWER_OP_OFF, "n1", 0, 1),
-		TS_POWER_PENDING);
-	ck_assert_int_eq(
-		ts_power_planner_refusal(&cfg, TS_POWER_OP_OFF, "n1", 1, 1),
-		TS_POWER_REFUSED_BUSY);
-	ck_assert_int_eq(
-		ts_power_planner_refusal(&cfg, TS_POWER_OP_OFF, "n3", 0, 1),
-		TS_POWER_REFUSED_INELIGIBLE);
+	ck_assert_int_eq(refusal(TS_POWER_OP_OFF, "n1", 0, 1),
+			 TS_POWER_PENDING);
+	ck_assert_int_eq(refusal(TS_POWER_OP_OFF, "n1", 1, 1),
+			 TS_POWER_REFUSED_BUSY);
+	ck_assert_int_eq(refusal(TS_POWER_OP_OFF, "n3", 0, 1),
+			 TS_POWER_REFUSED_INELIGIBLE);
 }
 END_TEST
 
 START_TEST(power_on_and_ramp_up_are_never_refused_by_policy)
 {
 	/* Everything disabled, nothing eligible, node busy. */
-	ck_assert_int_eq(
-		ts_power_planner_refusal(&cfg, TS_POWER_OP_ON, "n1", 1, 0),
-		TS_POWER_PENDING);
-	ck_assert_int_eq(
-		ts_power_planner_refusal(&cfg, TS_POWER_OP_RAMP_UP, "n1", 1, 1),
-		TS_POWER_PENDING);
-	ck_assert_int_eq(
-		ts_power_planner_refusal(&cfg, TS_POWER_OP_RAMP_UP, "n1", 0, 0),
-		TS_POWER_REFUSED_UNSUPPORTED);
-	ck_assert_int_eq(ts_power_planner_refusal(&cfg, TS_POWER_OP_RAMP_DOWN,
-						  "n1", 0, 1),
+	ck_assert_int_eq(refusal(TS_POWER_OP_ON, "n1", 1, 0), TS_POWER_PENDING);
+	ck_assert_int_eq(refusal(TS_POWER_OP_RAMP_UP, "n1", 1, 1),
+			 TS_POWER_PENDING);
+	ck_assert_int_eq(refusal(TS_POWER_OP_RAMP_UP, "n1", 0, 0),
+			 TS_POWER_REFUSED_UNSUPPORTED);
+	ck_assert_int_eq(refusal(TS_POWER_OP_RAMP_DOWN, "n1", 0, 1),
 			 TS_POWER_REFUSED_DISABLED);
 	cfg.power_ramp_rate_enable = 1;
-	ck_assert_int_eq(ts_power_planner_refusal(&cfg, TS_POWER_OP_RAMP_DOWN,
-						  "n1", 1, 1),
+	ck_assert_int_eq(refusal(TS_POWER_OP_RAMP_DOWN, "n1", 1, 1),
 			 TS_POWER_REFUSED_BUSY);
 }
 END_TEST
@@ -95,9 +91,8 @@ START_TEST(suspend_ramps_down_what_it_may_not_power_off)
 	cfg.power_ramp_rate_enable = 0;
 	ck_assert_int_eq(ts_power_planner_suspend_op(&cfg, "n1", 1),
 			 TS_POWER_OP_OFF);
-	ck_assert_int_eq(
-		ts_power_planner_refusal(&cfg, TS_POWER_OP_OFF, "n1", 0, 1),
-		TS_POWER_REFUSED_DISABLED);
+	ck_assert_int_eq(refusal(TS_POWER_OP_OFF, "n1", 0, 1),
+			 TS_POWER_REFUSED_DISABLED);
 }
 END_TEST
 
