@@ -68,6 +68,16 @@ for line in open(sys.argv[1]):
         print(" ".join(r["argv"]))' "$1" 2>/dev/null
 }
 
+# capmc_call_pids LOG VERB: pids of the double's processes that ran VERB.
+capmc_call_pids() {
+	python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["ev"] == "start" and r["argv"][:1] == [sys.argv[2]]:
+        print(r["pid"])' "$1" "$2" 2>/dev/null
+}
+
 # Simulated BMCs started by "bmc.sh start $BMC_DIR ...".
 # bmc_port NODE: its UDP port.
 bmc_port() { awk -v n="$1" '$1 == n { print $2 }' "$BMC_DIR/bmc.map"; }

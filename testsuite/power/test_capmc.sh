@@ -195,9 +195,14 @@ victim=$!
 BG_PIDS+=("$victim")
 wait_for 10 "the suspend's claim in the state file" \
 	grep -q "nid00027 power=unknown sleep=0 op=off owner=$victim" "$T/np.state"
+node_off_started() { [ -n "$(capmc_call_pids "$T/capmc/calls.log" node_off)" ]; }
+wait_for 10 "the suspend's hanging capmc node_off" node_off_started
 kill -9 "$victim"
 wait "$victim" 2>/dev/null
-pkill -9 -f "$T/capmc/capmc node_off" 2>/dev/null
+# its capmc, orphaned mid-call, by the pid the double logged
+for p in $(capmc_call_pids "$T/capmc/calls.log" node_off); do
+	kill -9 "$p" 2>/dev/null
+done
 echo '{"nids": [24, 25, 26, 27], "latency": 0.5}' >"$T/capmc/capmc-double.json"
 np resume nid00027
 rc=$?
