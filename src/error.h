@@ -12,25 +12,28 @@
 
 enum ts_code {
 	TS_OK = 0,
-	TS_EINVAL,	/* bad argument or malformed input */
-	TS_ENOMEM,	/* allocation failed */
-	TS_ERANGE,	/* value out of its documented range */
-	TS_ESYNTAX,	/* formula or config text does not parse */
-	TS_EKEY,	/* unknown key */
-	TS_EIO,		/* read or write failed (errno in the message) */
-	TS_ECORRUPT,	/* stored data fails its checks */
-	TS_ENOENT,	/* named entity or file not found */
-	TS_EBUSY,	/* limit reached, try later */
-	TS_ETIMEDOUT,	/* an external command or peer did not answer */
+	TS_EINVAL,    /* bad argument or malformed input */
+	TS_ENOMEM,    /* allocation failed */
+	TS_ERANGE,    /* value out of its documented range */
+	TS_ESYNTAX,   /* formula or config text does not parse */
+	TS_EKEY,      /* unknown key */
+	TS_EIO,	      /* read or write failed (errno in the message) */
+	TS_ECORRUPT,  /* stored data fails its checks */
+	TS_ENOENT,    /* named entity or file not found */
+	TS_EBUSY,     /* limit reached, try later */
+	TS_ETIMEDOUT, /* an external command or peer did not answer */
 	TS_ECODE_COUNT
 };
 
 struct ts_error {
-	int code;	/* TS_OK or TS_E*; the first error set wins */
-	long index;	/* node, job, line or column (1-based); -1 if none */
-	char msg[256];	/* "node 3: parent 7 is not before it" */
+	int code;      /* TS_OK or TS_E*; the first error set wins */
+	long index;    /* node, job, line or column (1-based); -1 if none */
+	char msg[256]; /* "node 3: parent 7 is not before it" */
 };
+/* clang-format 14 would spread this initializer over four lines. */
+/* clang-format off */
 #define TS_ERROR_INIT { TS_OK, -1, "" }
+/* clang-format on */
 
 /*
  * ts_error_set() - record an error unless one is already recorded.

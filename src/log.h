@@ -9,9 +9,9 @@
 #define TS_LOG_H
 
 enum ts_log_level {
-	TS_LOG_ERROR,	/* an administrator must act */
-	TS_LOG_INFO,	/* worth a line in the daemon log */
-	TS_LOG_DEBUG,	/* per-cycle detail (DebugFlags=Priority) */
+	TS_LOG_ERROR, /* an administrator must act */
+	TS_LOG_INFO,  /* worth a line in the daemon log */
+	TS_LOG_DEBUG, /* per-cycle detail (DebugFlags=Priority) */
 };
 
 struct ts_logger {

@@ -9,8 +9,8 @@
 
 #include "tree.h"
 
-#define GROW(ptr, count)                                                  \
-	(tmp = realloc((ptr), (count) * sizeof(*(ptr))),                  \
+#define GROW(ptr, count)                                                       \
+	(tmp = realloc((ptr), (count) * sizeof(*(ptr))),                       \
 	 tmp ? ((ptr) = tmp, 1) : 0)
 
 static int grow_nodes(struct ts_tree *t, size_t cap, struct ts_error *err)
@@ -88,8 +88,8 @@ static int add_name(struct ts_tree *t, const char *name, size_t *off,
 	return TS_OK;
 }
 
-long ts_tree_add(struct ts_tree *t, long parent, const char *name,
-		 int is_user, uint32_t shares, long double usage, uint32_t id,
+long ts_tree_add(struct ts_tree *t, long parent, const char *name, int is_user,
+		 uint32_t shares, long double usage, uint32_t id,
 		 struct ts_error *err)
 {
 	size_t i = t->n;
@@ -115,8 +115,7 @@ long ts_tree_add(struct ts_tree *t, long parent, const char *name,
 	}
 	if (!isfinite(usage) || usage < 0) {
 		ts_error_set(err, TS_EINVAL, (long)i,
-			     "node %zu: usage is not a finite number >= 0",
-			     i);
+			     "node %zu: usage is not a finite number >= 0", i);
 		return -1;
 	}
 	if (i == t->cap && grow_nodes(t, t->cap ? 2 * t->cap : 16, err))

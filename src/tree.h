@@ -37,8 +37,8 @@
 
 #include "error.h"
 
-#define TS_SHARES_PARENT UINT32_MAX	/* "Fairshare=parent" */
-#define TS_NO_NODE (-1L)
+#define TS_SHARES_PARENT UINT32_MAX /* "Fairshare=parent" */
+#define TS_NO_NODE	 (-1L)
 
 struct ts_tree {
 	size_t n;		/* nodes in use */
@@ -46,7 +46,7 @@ struct ts_tree {
 	long *parent;		/* direct parent; parent[0] == TS_NO_NODE */
 	uint32_t *shares;	/* raw shares or TS_SHARES_PARENT */
 	long double *usage;	/* raw decayed usage, subtree included */
-	unsigned char *is_user;	/* 1 for a user association */
+	unsigned char *is_user; /* 1 for a user association */
 	uint32_t *id;		/* caller's key (Slurm assoc id); opaque */
 	size_t *name_off;	/* offset of the name in names[] */
 	char *names;		/* NUL-separated names */
@@ -59,7 +59,7 @@ struct ts_tree {
 	size_t *kid_count;
 	long *kids;
 	uint32_t *level_shares;
-	unsigned *depth;	/* root 0 (direct parents) */
+	unsigned *depth; /* root 0 (direct parents) */
 	size_t n_users;
 };
 
@@ -78,8 +78,8 @@ void ts_tree_reset(struct ts_tree *t);
  * ("").  usage must be finite and >= 0.
  * RET the new node's index, or -1 with *err set.
  */
-long ts_tree_add(struct ts_tree *t, long parent, const char *name,
-		 int is_user, uint32_t shares, long double usage, uint32_t id,
+long ts_tree_add(struct ts_tree *t, long parent, const char *name, int is_user,
+		 uint32_t shares, long double usage, uint32_t id,
 		 struct ts_error *err);
 
 /* ts_tree_finish() - derive fs_parent, kids, level_shares, depth, n_users. */
