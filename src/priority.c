@@ -15,7 +15,10 @@
  *     final clamp to [0,1] bounds); NaN (no nodes, no time limit and no
  *     CPUs) becomes 0;
  *   - the sum is at least 1 and at most 2^32 - 1; NaN becomes 2^32 - 1,
- *     which is what Slurm's conversion yields on x86-64.
+ *     which is what Slurm's conversion yields on x86-64;
+ *   - a TRES of weight +0.0 is skipped (tres_on): its weighted factor
+ *     is exactly 0 and adding +0.0 to a sum of terms >= 0 changes no
+ *     bit, so the priority is Slurm's to the bit without it.
  */
 #include <math.h>
 #include <string.h>
@@ -38,8 +41,8 @@ static double age_factor(const struct ts_prio_config *cfg,
 	return 1.0;
 }
 
-double ts_prio_job_size(const struct ts_prio_config *cfg,
-			const struct ts_prio_job *job)
+static inline double job_size(const struct ts_prio_config *cfg,
+			      const struct ts_prio_job *job)
 {
 	uint32_t cpus = 0;
 	double js;
@@ -91,13 +94,42 @@ double ts_prio_job_size(const struct ts_prio_config *cfg,
 	return js;
 }
 
-void ts_prio_tres_factors(const struct ts_prio_config *cfg,
-			  const struct ts_prio_job *job,
-			  const struct ts_prio_part *part, double *f)
+size_t ts_prio_tres_select(const double *w, size_t n, uint32_t *on)
 {
-	size_t i;
+	size_t i, k = 0;
 
-	for (i = 0; i < cfg->tres_cnt; i++) {
+	/* Only +0.0 weighs to exactly +0.0; -0.0 and NaN must show. */
+	for (i = 0; i < n; i++)
+		if (w[i] != 0.0 || signbit(w[i]))
+			on[k++] = (uint32_t)i;
+	return k;
+}
+
+/* How many TRES the TRES functions visit, and the k-th of them. */
+static size_t tres_visits(const struct ts_prio_config *cfg)
+{
+	return cfg->tres_on ? cfg->n_tres_on : cfg->tres_cnt;
+}
+
+static size_t tres_visit(const struct ts_prio_config *cfg, size_t k)
+{
+	return cfg->tres_on ? cfg->tres_on[k] : k;
+}
+
+double ts_prio_job_size(const struct ts_prio_config *cfg,
+			const struct ts_prio_job *job)
+{
+	return job_size(cfg, job);
+}
+
+static inline void tres_factors(const struct ts_prio_config *cfg,
+				const struct ts_prio_job *job,
+				const struct ts_prio_part *part, double *f)
+{
+	size_t k, n = tres_visits(cfg);
+
+	for (k = 0; k < n; k++) {
+		size_t i = tres_visit(cfg, k);
 		uint64_t value = 0;
 
 		if (job->tres_alloc && job->tres_alloc[i] != TS_PRIO_NO_CONSUME)
@@ -112,23 +144,37 @@ void ts_prio_tres_factors(const struct ts_prio_config *cfg,
 	}
 }
 
-double ts_prio_tres_weigh(const struct ts_prio_config *cfg, double *f)
+void ts_prio_tres_factors(const struct ts_prio_config *cfg,
+			  const struct ts_prio_job *job,
+			  const struct ts_prio_part *part, double *f)
 {
+	tres_factors(cfg, job, part, f);
+}
+
+static inline double tres_weigh(const struct ts_prio_config *cfg, double *f)
+{
+	size_t k, n = tres_visits(cfg);
 	double sum = 0.0;
-	size_t i;
 
 	if (!cfg->w_tres)
 		return 0.0;
-	for (i = 0; i < cfg->tres_cnt; i++) {
+	for (k = 0; k < n; k++) {
+		size_t i = tres_visit(cfg, k);
+
 		f[i] *= cfg->w_tres[i];
 		sum += f[i];
 	}
 	return sum;
 }
 
-void ts_prio_factors(const struct ts_prio_config *cfg,
-		     const struct ts_prio_job *job, time_t now,
-		     struct ts_prio_factors *out)
+double ts_prio_tres_weigh(const struct ts_prio_config *cfg, double *f)
+{
+	return tres_weigh(cfg, f);
+}
+
+static inline void factors(const struct ts_prio_config *cfg,
+			   const struct ts_prio_job *job, time_t now,
+			   struct ts_prio_factors *out)
 {
 	double *tres = out->tres;
 
@@ -140,7 +186,7 @@ void ts_prio_factors(const struct ts_prio_config *cfg,
 	if (job->has_assoc && cfg->w_fs)
 		out->fs = job->fs;
 	if (cfg->w_js)
-		out->js = ts_prio_job_size(cfg, job);
+		out->js = job_size(cfg, job);
 	if (job->part && job->part->job_factor && cfg->w_part)
 		out->part = (cfg->flags & TS_PRIO_NO_NORMAL_PART)
 				    ? (double)job->part->job_factor
@@ -157,12 +203,19 @@ void ts_prio_factors(const struct ts_prio_config *cfg,
 	out->nice = job->nice;
 	if (cfg->w_tres && tres) {
 		memset(tres, 0, cfg->tres_cnt * sizeof(*tres));
-		ts_prio_tres_factors(cfg, job, job->part, tres);
+		tres_factors(cfg, job, job->part, tres);
 	}
 }
 
-double ts_prio_weigh(const struct ts_prio_config *cfg,
-		     struct ts_prio_factors *f)
+void ts_prio_factors(const struct ts_prio_config *cfg,
+		     const struct ts_prio_job *job, time_t now,
+		     struct ts_prio_factors *out)
+{
+	factors(cfg, job, now, out);
+}
+
+static inline double weigh(const struct ts_prio_config *cfg,
+			   struct ts_prio_factors *f)
 {
 	f->age *= (double)cfg->w_age;
 	f->assoc *= (double)cfg->w_assoc;
@@ -171,8 +224,22 @@ double ts_prio_weigh(const struct ts_prio_config *cfg,
 	f->part *= (double)cfg->w_part;
 	f->qos *= (double)cfg->w_qos;
 	if (cfg->w_tres && f->tres)
-		return ts_prio_tres_weigh(cfg, f->tres);
+		return tres_weigh(cfg, f->tres);
 	return 0.0;
+}
+
+double ts_prio_weigh(const struct ts_prio_config *cfg,
+		     struct ts_prio_factors *f)
+{
+	return weigh(cfg, f);
+}
+
+double ts_prio_weighted(const struct ts_prio_config *cfg,
+			const struct ts_prio_job *job, time_t now,
+			struct ts_prio_factors *out)
+{
+	factors(cfg, job, now, out);
+	return weigh(cfg, out);
 }
 
 /* site and nice are stored offset by NICE_OFFSET; this is their sign. */

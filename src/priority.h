@@ -56,6 +56,16 @@ struct ts_prio_config {
 	uint32_t w_age, w_assoc, w_fs, w_js, w_part, w_qos;
 	const double *w_tres; /* tres_cnt weights; NULL: no TRES term */
 	size_t tres_cnt;
+	/*
+	 * The TRES the TRES functions visit: n_tres_on indices, ascending,
+	 * of the weights that are not 0 (ts_prio_tres_select()); NULL: all
+	 * tres_cnt.  A TRES of weight 0 has a weighted factor of exactly 0
+	 * and adds exactly +0.0 to the sum (factors are finite and >= 0),
+	 * so skipping it changes no bit; most sites weigh one or two TRES
+	 * of about ten.
+	 */
+	const uint32_t *tres_on;
+	size_t n_tres_on;
 	uint32_t max_age;      /* PriorityMaxAge, seconds */
 	unsigned flags;	       /* enum ts_prio_flag */
 	uint32_t cluster_cpus; /* CPUs in the cluster */
@@ -126,17 +136,29 @@ double ts_prio_job_size(const struct ts_prio_config *cfg,
 			const struct ts_prio_job *job);
 
 /*
+ * ts_prio_tres_select() - the indices of the n weights w that are not
+ * +0.0 (-0.0 and NaN are kept: they show in a weighted factor),
+ * ascending, into on (room for n).  RET how many.  For tres_on.
+ */
+size_t ts_prio_tres_select(const double *w, size_t n, uint32_t *on);
+
+/*
  * ts_prio_tres_factors() - TRES factors of job in part into f: for each
- * TRES, the allocated count (the requested one before allocation)
- * divided by the partition's total, or the count itself with
- * NO_NORMAL_TRES.  Entries with no count or no partition total are left
- * as they are (Slurm's sprio relies on that; see factors_rpc.c).
+ * TRES of cfg->tres_on (all without it), the allocated count (the
+ * requested one before allocation) divided by the partition's total, or
+ * the count itself with NO_NORMAL_TRES.  Entries with no count or no
+ * partition total, and those tres_on leaves out, are left as they are
+ * (Slurm's sprio relies on the first; see factors_rpc.c).
  */
 void ts_prio_tres_factors(const struct ts_prio_config *cfg,
 			  const struct ts_prio_job *job,
 			  const struct ts_prio_part *part, double *f);
 
-/* ts_prio_tres_weigh() - f[i] *= w_tres[i] in place; RET their sum. */
+/*
+ * ts_prio_tres_weigh() - f[i] *= w_tres[i] in place for each TRES of
+ * cfg->tres_on (all without it); RET their sum, in index order.  The
+ * entries tres_on leaves out must be 0 already (their weighted value).
+ */
 double ts_prio_tres_weigh(const struct ts_prio_config *cfg, double *f);
 
 /*
@@ -145,6 +167,14 @@ double ts_prio_tres_weigh(const struct ts_prio_config *cfg, double *f);
  */
 double ts_prio_weigh(const struct ts_prio_config *cfg,
 		     struct ts_prio_factors *f);
+
+/*
+ * ts_prio_weighted() - ts_prio_factors() then ts_prio_weigh(), in one
+ * call: a cycle's per-job path.  RET the weighted TRES sum.
+ */
+double ts_prio_weighted(const struct ts_prio_config *cfg,
+			const struct ts_prio_job *job, time_t now,
+			struct ts_prio_factors *out);
 
 /*
  * ts_prio_total() - the job priority from weighted factors and their

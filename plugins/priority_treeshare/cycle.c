@@ -109,8 +109,9 @@ struct pass {
 	struct fs_memo memo;
 	assoc_mgr_lock_t *locks; /* held while the pass runs */
 	job_record_t *ring[PASS_RING];
-	size_t seen; /* jobs the walk reached */
-	size_t done; /* jobs processed */
+	size_t seen;  /* jobs the walk reached */
+	size_t done;  /* jobs processed */
+	bool changed; /* a job's priority was stored */
 };
 
 static void pass_job(struct pass *ps, job_record_t *job)
@@ -122,17 +123,20 @@ static void pass_job(struct pass *ps, job_record_t *job)
 	if (ps->what != PASS_PRIORITISE)
 		again = charge_job(c, job, ps->from, ps->to, ps->decay,
 				   ps->windows);
-	if (ps->what == PASS_PRIORITISE && job_prio_needs_usage(c, job)) {
+	if (ps->what == PASS_PRIORITISE &&
+	    job_prio_needs_usage(c, job, &ps->memo)) {
 		/* Rare (algorithm switched): store it as Slurm does. */
 		assoc_mgr_unlock(ps->locks);
 		assoc_mgr_lock(&write);
 		ps->memo.may_store = true;
-		job_prio_recompute(c, &ps->p, job, ps->to, &ps->memo);
+		ps->changed |=
+			job_prio_recompute(c, &ps->p, job, ps->to, &ps->memo);
 		ps->memo.may_store = false;
 		assoc_mgr_unlock(&write);
 		assoc_mgr_lock(ps->locks);
 	} else if (ps->what != PASS_CHARGE && again) {
-		job_prio_recompute(c, &ps->p, job, ps->to, &ps->memo);
+		ps->changed |=
+			job_prio_recompute(c, &ps->p, job, ps->to, &ps->memo);
 	}
 	if (!(++ps->done % CYCLE_CHUNK)) {
 		assoc_mgr_unlock(ps->locks);
@@ -195,6 +199,8 @@ static void job_pass(enum job_pass what, const struct priority_conf *c,
 	while (ps.done < ps.seen)
 		pass_job(&ps, ps.ring[ps.done & (PASS_RING - 1)]);
 	assoc_mgr_unlock(ps.locks);
+	if (ps.changed)
+		last_job_update = time(NULL);
 }
 
 void cycle_initial_priorities(const struct priority_conf *c)

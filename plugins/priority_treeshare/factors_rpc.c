@@ -162,6 +162,11 @@ List factors_rpc_list(const struct priority_conf *c,
 	job_record_t *job;
 	ListIterator itr;
 
+	/*
+	 * Every TRES: a row's zero-weight TRES must read 0 even when the
+	 * job's factors are from before a reconfigure that zeroed a weight.
+	 */
+	p.tres_on = NULL;
 	lock_slurmctld(job_read);
 	parts = parse_parts(req->partitions);
 	if (job_list && list_count(job_list)) {

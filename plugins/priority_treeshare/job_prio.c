@@ -21,7 +21,23 @@ static slurmdb_assoc_rec_t *fs_assoc(job_record_t *job)
 	return a;
 }
 
-bool job_prio_needs_usage(const struct priority_conf *c, job_record_t *job)
+/* The cached factor of the job's association: from memo, or looked up. */
+static bool cached_fs(const struct priority_conf *c, job_record_t *job,
+		      struct fs_memo *memo, double *f)
+{
+	if (memo->hit_id && memo->hit_id == job->assoc_id) {
+		*f = memo->hit;
+		return true;
+	}
+	if (!fs_cache_get(job->assoc_id, c->fs.algo, c->fs.damp, f))
+		return false;
+	memo->hit_id = job->assoc_id;
+	memo->hit = *f;
+	return true;
+}
+
+bool job_prio_needs_usage(const struct priority_conf *c, job_record_t *job,
+			  struct fs_memo *memo)
 {
 	double f;
 
@@ -29,7 +45,7 @@ bool job_prio_needs_usage(const struct priority_conf *c, job_record_t *job)
 	    !job->details || (job->direct_set_prio && job->priority > 0))
 		return false;
 	/* A cached factor needs no usage. */
-	if (fs_cache_get(job->assoc_id, c->fs.algo, c->fs.damp, &f))
+	if (cached_fs(c, job, memo, &f))
 		return false;
 	return assoc_usage_is_unset(fs_assoc(job));
 }
@@ -53,7 +69,7 @@ static double job_fs(const struct priority_conf *c, job_record_t *job,
 
 	if (!c->calc_fairshare)
 		return 0;
-	if (fs_cache_get(job->assoc_id, c->fs.algo, c->fs.damp, &f))
+	if (cached_fs(c, job, memo, &f))
 		return f;
 
 	a = fs_assoc(job);
@@ -85,61 +101,6 @@ static double job_fs(const struct priority_conf *c, job_record_t *job,
 	return f;
 }
 
-void job_prio_prefetch(job_record_t *job, int stage)
-{
-	struct job_details *d;
-	priority_factors_object_t *pf;
-
-	switch (stage) {
-	case -1:
-		/* A charge pass reads no more of a pending job. */
-		__builtin_prefetch(&job->job_state);
-		break;
-	case 0:
-		__builtin_prefetch(&job->job_state);
-		__builtin_prefetch(&job->priority);
-		__builtin_prefetch(&job->direct_set_prio);
-		__builtin_prefetch(&job->details);
-		__builtin_prefetch(&job->assoc_ptr);
-		__builtin_prefetch(&job->assoc_id);
-		__builtin_prefetch(&job->qos_ptr);
-		__builtin_prefetch(&job->part_ptr);
-		__builtin_prefetch(&job->part_ptr_list);
-		__builtin_prefetch(&job->prio_factors);
-		__builtin_prefetch(&job->site_factor);
-		__builtin_prefetch(&job->time_limit);
-		__builtin_prefetch(&job->total_cpus);
-		__builtin_prefetch(&job->tres_req_cnt);
-		__builtin_prefetch(&job->tres_alloc_cnt);
-		break;
-	case 1:
-		if ((d = job->details)) {
-			__builtin_prefetch(&d->accrue_time);
-			__builtin_prefetch(&d->max_cpus);
-			__builtin_prefetch(&d->min_cpus);
-			__builtin_prefetch(&d->min_nodes);
-			__builtin_prefetch(&d->nice);
-		}
-		if ((pf = job->prio_factors)) {
-			__builtin_prefetch(pf, 1);
-			__builtin_prefetch((char *)pf + sizeof(*pf) - 1, 1);
-		}
-		if (job->tres_req_cnt)
-			__builtin_prefetch(job->tres_req_cnt);
-		if (job->tres_alloc_cnt)
-			__builtin_prefetch(job->tres_alloc_cnt);
-		break;
-	default:
-		if ((pf = job->prio_factors)) {
-			if (pf->priority_tres)
-				__builtin_prefetch(pf->priority_tres, 1);
-			if (pf->tres_weights)
-				__builtin_prefetch(pf->tres_weights, 1);
-		}
-		break;
-	}
-}
-
 static void part_snapshot(part_record_t *part, struct ts_prio_part *out)
 {
 	out->job_factor = part->priority_job_factor;
@@ -148,17 +109,22 @@ static void part_snapshot(part_record_t *part, struct ts_prio_part *out)
 	out->tres_cnt = part->tres_cnt;
 }
 
-/* The fields of job the factors read; part is its partition's. */
+/*
+ * The fields of job the factors read; part is its partition's.  Every
+ * field is set (no memset: this runs for every job of every cycle).
+ */
 static void job_snapshot(const struct priority_conf *c, job_record_t *job,
 			 const struct ts_prio_part *part, struct fs_memo *memo,
 			 struct ts_prio_job *out)
 {
 	struct job_details *d = job->details;
 
-	memset(out, 0, sizeof(*out));
 	out->accrue_time = d->accrue_time;
+	out->has_assoc = job->assoc_ptr != NULL;
+	out->fs = 0.0;
+	out->assoc_prio = 0;
+	out->assoc_norm = 0.0;
 	if (job->assoc_ptr) {
-		out->has_assoc = 1;
 		if (c->need_fs)
 			out->fs = job_fs(c, job, memo);
 		if (c->factors.w_assoc) {
@@ -166,8 +132,10 @@ static void job_snapshot(const struct priority_conf *c, job_record_t *job,
 			out->assoc_norm = job->assoc_ptr->usage->priority_norm;
 		}
 	}
+	out->has_qos = job->qos_ptr != NULL;
+	out->qos_prio = 0;
+	out->qos_norm = 0.0;
 	if (job->qos_ptr) {
-		out->has_qos = 1;
 		out->qos_prio = job->qos_ptr->priority;
 		out->qos_norm = job->qos_ptr->usage->norm_priority;
 	}
@@ -517,9 +485,11 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 			  const struct ts_prio_config *p, job_record_t *job,
 			  time_t now, struct fs_memo *memo)
 {
+	size_t nt = p->w_tres ? p->tres_cnt : 0;
+	double tres[nt ? nt : 1];
 	struct ts_prio_part part;
 	struct ts_prio_job snap;
-	struct ts_prio_factors f;
+	struct ts_prio_factors f = { .tres = nt ? tres : NULL };
 	priority_factors_object_t *pf;
 	double tres_sum;
 	uint32_t prio;
@@ -539,13 +509,17 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 	if (job->part_ptr)
 		part_snapshot(job->part_ptr, &part);
 	job_snapshot(c, job, job->part_ptr ? &part : NULL, memo, &snap);
-	pf = factors_reset(job, p);
 	if (c->formula)
-		return formula_compute(c, p, job, &snap, now, pf);
-	f.tres = pf->priority_tres;
-	ts_prio_factors(p, &snap, now, &f);
-	tres_sum = ts_prio_weigh(p, &f);
-
+		return formula_compute(c, p, job, &snap, now,
+				       factors_reset(job, p));
+	/*
+	 * The factors first, into locals; the job's factor record is
+	 * touched last, so that its cache miss overlaps the arithmetic.
+	 */
+	tres_sum = ts_prio_weighted(p, &snap, now, &f);
+	pf = factors_reset(job, p);
+	if (nt)
+		memcpy(pf->priority_tres, tres, nt * sizeof(*tres));
 	pf->priority_age = f.age;
 	pf->priority_assoc = f.assoc;
 	pf->priority_fs = f.fs;
@@ -572,7 +546,7 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 	return prio;
 }
 
-void job_prio_recompute(const struct priority_conf *c,
+bool job_prio_recompute(const struct priority_conf *c,
 			const struct ts_prio_config *p, job_record_t *job,
 			time_t now, struct fs_memo *memo)
 {
@@ -582,10 +556,11 @@ void job_prio_recompute(const struct priority_conf *c,
 	if (job->priority == 0 || IS_JOB_POWER_UP_NODE(job) ||
 	    (!IS_JOB_PENDING(job) &&
 	     !(c->flags & PRIORITY_FLAGS_CALCULATE_RUNNING)))
-		return;
+		return false;
 	prio = job_prio_compute(c, p, job, now, memo);
 	if (!(c->flags & PRIORITY_FLAGS_INCR_ONLY) || job->priority < prio) {
 		job->priority = prio;
-		last_job_update = time(NULL);
+		return true;
 	}
+	return false;
 }

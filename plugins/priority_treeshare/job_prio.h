@@ -34,13 +34,19 @@ struct fs_memo {
 	long double usage_efctv;
 	double shares_norm;
 	double factor;
+	/* The last factor found in the cache, for association hit_id (0:
+	 * none): job_prio_needs_usage() looks it up, the compute reuses it
+	 * (the cache changes only at write back, not during a pass). */
+	uint32_t hit_id;
+	double hit;
 };
 
 /*
  * job_prio_needs_usage() - the job's fair share would compute and store
  * its association's usage.
  */
-bool job_prio_needs_usage(const struct priority_conf *c, job_record_t *job);
+bool job_prio_needs_usage(const struct priority_conf *c, job_record_t *job,
+			  struct fs_memo *memo);
 
 /*
  * job_prio_compute() - Slurm's _get_priority_internal(): the factors of
@@ -57,9 +63,12 @@ uint32_t job_prio_compute(const struct priority_conf *c,
  * job_prio_recompute() - the decay cycle's step for one job (Slurm's
  * decay_apply_weighted_factors()): pending jobs (all of them with
  * CALCULATE_RUNNING) that are not held get job_prio_compute(), stored
- * under INCR_ONLY's rule.
+ * under INCR_ONLY's rule.  RET true if job->priority was stored: the
+ * caller then sets last_job_update, once per pass (the job write lock
+ * is held throughout, so no reader sees the difference, and slurmctld's
+ * clock is read once instead of once a job).
  */
-void job_prio_recompute(const struct priority_conf *c,
+bool job_prio_recompute(const struct priority_conf *c,
 			const struct ts_prio_config *p, job_record_t *job,
 			time_t now, struct fs_memo *memo);
 
@@ -79,7 +88,60 @@ double job_prio_part_tres(const struct ts_prio_config *p, job_record_t *job,
  * state (a charge pass).  Only hints: no effect on results.  Reads only
  * job fields (the job lock covers them), not the fair-share cache.
  */
-void job_prio_prefetch(job_record_t *job, int stage);
+static inline void job_prio_prefetch(job_record_t *job, int stage)
+{
+	struct job_details *d;
+	priority_factors_object_t *pf;
+
+	switch (stage) {
+	case -1:
+		/* A charge pass reads no more of a pending job. */
+		__builtin_prefetch(&job->job_state);
+		break;
+	case 0:
+		__builtin_prefetch(&job->job_state);
+		__builtin_prefetch(&job->priority);
+		__builtin_prefetch(&job->direct_set_prio);
+		__builtin_prefetch(&job->details);
+		__builtin_prefetch(&job->assoc_ptr);
+		__builtin_prefetch(&job->assoc_id);
+		__builtin_prefetch(&job->qos_ptr);
+		__builtin_prefetch(&job->part_ptr);
+		__builtin_prefetch(&job->part_ptr_list);
+		__builtin_prefetch(&job->prio_factors);
+		__builtin_prefetch(&job->site_factor);
+		__builtin_prefetch(&job->time_limit);
+		__builtin_prefetch(&job->total_cpus);
+		__builtin_prefetch(&job->tres_req_cnt);
+		__builtin_prefetch(&job->tres_alloc_cnt);
+		break;
+	case 1:
+		if ((d = job->details)) {
+			__builtin_prefetch(&d->accrue_time);
+			__builtin_prefetch(&d->max_cpus);
+			__builtin_prefetch(&d->min_cpus);
+			__builtin_prefetch(&d->min_nodes);
+			__builtin_prefetch(&d->nice);
+		}
+		if ((pf = job->prio_factors)) {
+			__builtin_prefetch(pf, 1);
+			__builtin_prefetch((char *)pf + sizeof(*pf) - 1, 1);
+		}
+		if (job->tres_req_cnt)
+			__builtin_prefetch(job->tres_req_cnt);
+		if (job->tres_alloc_cnt)
+			__builtin_prefetch(job->tres_alloc_cnt);
+		break;
+	default:
+		if ((pf = job->prio_factors)) {
+			if (pf->priority_tres)
+				__builtin_prefetch(pf->priority_tres, 1);
+			if (pf->tres_weights)
+				__builtin_prefetch(pf->tres_weights, 1);
+		}
+		break;
+	}
+}
 
 /* job_prio_part_term() - the weighted partition factor of part. */
 double job_prio_part_term(const struct ts_prio_config *p, part_record_t *part);

@@ -210,6 +210,8 @@ static void formula_factors(struct priority_conf *c)
 	f->w_part = f->w_part ? f->w_part : 1;
 	f->w_qos = f->w_qos ? f->w_qos : 1;
 	f->w_tres = NULL;
+	f->tres_on = NULL; /* a formula reads every TRES factor */
+	f->n_tres_on = 0;
 	if (f->tres_cnt) {
 		c->tres_ones = xcalloc(f->tres_cnt, sizeof(double));
 		for (i = 0; i < f->tres_cnt; i++)
@@ -258,6 +260,7 @@ void conf_discard(struct priority_conf *c)
 	ts_settings_free(&c->settings);
 	xfree(c->active);
 	xfree(c->tres_ones);
+	xfree(c->tres_on);
 	xfree(c->w_tres);
 	xfree(c->params);
 	xfree(c);
@@ -337,6 +340,10 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 			conf_discard(c);
 			return NULL;
 		}
+		c->tres_on = xcalloc(c->prio.tres_cnt, sizeof(*c->tres_on));
+		c->prio.n_tres_on = ts_prio_tres_select(
+			c->w_tres, c->prio.tres_cnt, c->tres_on);
+		c->prio.tres_on = c->tres_on;
 	}
 	c->prio.w_tres = c->w_tres;
 	formula_factors(c);

@@ -59,6 +59,7 @@ struct priority_conf {
 	struct ts_prio_config
 		prio;		/* weights; cluster figures filled per use */
 	double *w_tres;		/* PriorityWeightTRES; prio.w_tres */
+	uint32_t *tres_on;	/* its non-zero ones; prio.tres_on */
 	struct ts_fs_config fs; /* fair-share algorithm and dampening */
 	char *params;		/* PriorityParameters as configured */
 	struct ts_settings settings; /* ... parsed (issue 5's keys) */

@@ -196,7 +196,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 
 	assoc_mgr_lock(locks);
 	fs_cache_prefetch(job_ptr->assoc_id);
-	if (job_prio_needs_usage(c, job_ptr)) {
+	if (job_prio_needs_usage(c, job_ptr, &memo)) {
 		/* Its user's usage is computed now and kept, as in Slurm. */
 		assoc_mgr_unlock(locks);
 		locks = &write;

@@ -477,6 +477,77 @@ START_TEST(priority_is_monotone_in_fairshare_and_factors_bounded)
 }
 END_TEST
 
+/* The weighted TRES sum of j under c (NO_NORMAL_TRES as c says). */
+static double s_all_once(const struct ts_prio_config *c,
+			 const struct ts_prio_job *j)
+{
+	double t[TRES_N];
+	struct ts_prio_factors f = { .tres = t };
+
+	return ts_prio_weighted(c, j, NOW, &f);
+}
+
+/*
+ * tres_on: the TRES whose weight is not +0.0.  Weights cpu 100, mem 0,
+ * node 10 select cpu and node; NaN and -0.0 (a factor times -0.0 is
+ * -0.0, which sprio prints) stay selected.
+ */
+START_TEST(tres_select_keeps_the_nonzero_weights_in_order)
+{
+	static const double w[TRES_N] = { 100, 0, 10 };
+	const double odd[TRES_N] = { 0, NAN, -0.0 };
+	uint32_t on[TRES_N];
+
+	ck_assert_uint_eq(ts_prio_tres_select(w, TRES_N, on), 2);
+	ck_assert_uint_eq(on[0], TRES_CPU);
+	ck_assert_uint_eq(on[1], TRES_NODE);
+	ck_assert_uint_eq(ts_prio_tres_select(odd, TRES_N, on), 2);
+	ck_assert_uint_eq(on[0], TRES_MEM);
+	ck_assert_uint_eq(on[1], TRES_NODE);
+}
+END_TEST
+
+/*
+ * Skipping the TRES of weight 0 changes no bit: the same job with and
+ * without tres_on gives identical weighted factors, sum and priority.
+ * cpu 16/40 * 100 = 40, node 4/10 * 10 = 4: 44, mem 0 whatever its
+ * count (NO_NORMAL_TRES too: 1600 + 40).
+ */
+START_TEST(tres_of_weight_zero_are_skipped_without_changing_a_bit)
+{
+	static const double w[TRES_N] = { 100, 0, 10 };
+	uint64_t req[TRES_N] = { 16, 40000, 4 };
+	struct ts_prio_config all = config(), some;
+	struct ts_prio_job j = job();
+	double t_all[TRES_N], t_some[TRES_N];
+	struct ts_prio_factors f_all = { .tres = t_all };
+	struct ts_prio_factors f_some = { .tres = t_some };
+	uint32_t on[TRES_N];
+	unsigned flags[2] = { 0, TS_PRIO_NO_NORMAL_TRES };
+	int k;
+
+	all.w_tres = w;
+	all.tres_cnt = TRES_N;
+	j.tres_req = req;
+	some = all;
+	some.n_tres_on = ts_prio_tres_select(w, TRES_N, on);
+	some.tres_on = on;
+	for (k = 0; k < 2; k++) {
+		double s_all, s_some;
+
+		all.flags = some.flags = flags[k];
+		s_all = ts_prio_weighted(&all, &j, NOW, &f_all);
+		s_some = ts_prio_weighted(&some, &j, NOW, &f_some);
+		ck_assert_mem_eq(&s_all, &s_some, sizeof(s_all));
+		ck_assert_mem_eq(t_all, t_some, sizeof(t_all));
+		ck_assert_double_eq(t_some[TRES_MEM], 0.0);
+		ck_assert_uint_eq(ts_prio_total(&f_all, s_all, NULL),
+				  ts_prio_total(&f_some, s_some, NULL));
+	}
+	ck_assert_double_eq_tol(s_all_once(&some, &j), 1640.0, 1e-9);
+}
+END_TEST
+
 Suite *suite_priority(void)
 {
 	Suite *s = suite_create("priority");
@@ -495,6 +566,9 @@ Suite *suite_priority(void)
 	tcase_add_test(tc, qos_and_assoc_factors_follow_no_normal_flags);
 	tcase_add_test(tc, tres_factors_normalise_by_partition_and_weigh);
 	tcase_add_test(tc, tres_factor_without_partition_total_is_left_alone);
+	tcase_add_test(tc, tres_select_keeps_the_nonzero_weights_in_order);
+	tcase_add_test(tc,
+		       tres_of_weight_zero_are_skipped_without_changing_a_bit);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("sum");
