@@ -150,6 +150,12 @@ static int check_damp(double damp, struct ts_error *err)
 int ts_fs_compute(const struct ts_tree *t, const struct ts_fs_config *cfg,
 		  struct ts_fs *fs, struct ts_error *err)
 {
+	return ts_fs_compute_pbs(t, cfg, 1, fs, err);
+}
+
+int ts_fs_compute_pbs(const struct ts_tree *t, const struct ts_fs_config *cfg,
+		      int pbs, struct ts_fs *fs, struct ts_error *err)
+{
 	int rc;
 	size_t i;
 
@@ -179,6 +185,8 @@ int ts_fs_compute(const struct ts_tree *t, const struct ts_fs_config *cfg,
 	}
 	if (rc)
 		return rc;
+	if (!pbs && cfg->algo != TS_FS_PBS)
+		return TS_OK;
 	if ((rc = ts_pbs(t, fs, err)))
 		return rc;
 	if (cfg->algo != TS_FS_PBS)

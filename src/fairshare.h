@@ -105,6 +105,15 @@ int ts_fs_compute(const struct ts_tree *t, const struct ts_fs_config *cfg,
 		  struct ts_fs *fs, struct ts_error *err);
 
 /*
+ * ts_fs_compute_pbs() - ts_fs_compute(), with the PBS values only when
+ * pbs is not 0 or cfg->algo is TS_FS_PBS; otherwise the pbs_* columns
+ * are left as they were (a caller that never reads them saves a pow() a
+ * node).
+ */
+int ts_fs_compute_pbs(const struct ts_tree *t, const struct ts_fs_config *cfg,
+		      int pbs, struct ts_fs *fs, struct ts_error *err);
+
+/*
  * The pieces, for callers that need one algorithm only.  Each fills
  * shares_norm, usage_norm, usage_efctv, level_fs, fs_factor and rank for
  * every node (the PBS columns only by ts_pbs()).

@@ -175,6 +175,34 @@ long assoc_tree_node(const struct assoc_tree *at, uint32_t id)
 	return -1;
 }
 
+/*
+ * One children list, walked with list_for_each_ro(): one take of the
+ * list's lock for the whole list, where an iterator takes it per record
+ * (and allocates).
+ */
+struct kids_walk {
+	struct assoc_tree *at;
+	const struct priority_conf *c; /* write back only */
+	long k;			       /* the parent's node */
+	long first, memo;	       /* copy in: direct_parent()'s */
+	size_t pos, n;		       /* write back: position, queue */
+	int by_position;	       /* write back: tree unchanged so far */
+};
+
+/* Copy in one record (list_for_each_ro() callback); -1 stops. */
+static int copy_kid(void *x, void *arg)
+{
+	struct kids_walk *w = arg;
+	slurmdb_assoc_rec_t *a = x;
+
+	if (!a->usage || reserve(w->at, w->at->tree.n + 1))
+		return -1;
+	return add_node(w->at, a,
+			direct_parent(w->at, a, w->k, w->first, &w->memo)) < 0
+		       ? -1
+		       : 0;
+}
+
 int assoc_tree_copy_in(struct assoc_tree *at)
 {
 	slurmdb_assoc_rec_t *root = assoc_mgr_root_assoc;
@@ -195,24 +223,15 @@ int assoc_tree_copy_in(struct assoc_tree *at)
 	/* Breadth first: the tree's node order is the walk queue. */
 	for (k = 0; k < at->tree.n; k++) {
 		List kids = at->queue[k]->usage->children_list;
-		long first = (long)at->tree.n, memo = -1;
-		slurmdb_assoc_rec_t *a;
-		ListIterator itr;
+		struct kids_walk w = { .at = at,
+				       .k = (long)k,
+				       .first = (long)at->tree.n,
+				       .memo = -1 };
 
-		if (at->tree.is_user[k] || !kids || list_is_empty(kids))
+		if (at->tree.is_user[k] || !kids)
 			continue;
-		if (reserve(at, at->tree.n + list_count(kids)))
+		if (list_for_each_ro(kids, copy_kid, &w) < 0)
 			return -1;
-		itr = list_iterator_create(kids);
-		while ((a = list_next(itr))) {
-			long p = direct_parent(at, a, (long)k, first, &memo);
-
-			if (!a->usage || add_node(at, a, p) < 0) {
-				list_iterator_destroy(itr);
-				return -1;
-			}
-		}
-		list_iterator_destroy(itr);
 	}
 
 	if (ts_tree_finish(&at->tree, &err)) {
@@ -232,8 +251,10 @@ int assoc_tree_compute(struct assoc_tree *at, const struct priority_conf *c)
 	struct ts_error err = TS_ERROR_INIT;
 	size_t i, set;
 
+	/* Outside fairshare=pbs only formula= reads the PBS values. */
 	if (ts_fs_alloc(&at->fs, at->tree.n, &err) ||
-	    ts_fs_compute(&at->tree, &c->fs, &at->fs, &err)) {
+	    ts_fs_compute_pbs(&at->tree, &c->fs, c->formula != NULL, &at->fs,
+			      &err)) {
 		/* clang-format off */
 		error("%s: fair share not computed, last values kept: %s: %s (node %ld)",
 		      plugin_type, ts_strerror(err.code), err.msg, err.index);
@@ -266,13 +287,15 @@ static void cache_job_factor(struct assoc_tree *at, slurmdb_assoc_rec_t *a,
 {
 	const struct ts_fs_config *cfg = &c->fs;
 	slurmdb_assoc_rec_t *f = a;
-	struct fs_pbs pbs = { .perc = at->fs.pbs_perc[i],
-			      .tree_usage = at->fs.pbs_tree_usage[i],
-			      .factor = at->fs.pbs_factor[i] };
 
-	/* Only a formula reads a job's PBS values. */
-	if (c->formula)
+	/* Only a formula reads a job's PBS values (computed only then). */
+	if (c->formula) {
+		struct fs_pbs pbs = { .perc = at->fs.pbs_perc[i],
+				      .tree_usage = at->fs.pbs_tree_usage[i],
+				      .factor = at->fs.pbs_factor[i] };
+
 		fs_cache_put_pbs(a->id, &pbs);
+	}
 	if (cfg->algo == TS_FS_FAIR_TREE) {
 		fs_cache_put(a->id, a->usage->fs_factor);
 		return;
@@ -330,11 +353,36 @@ static void write_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, size_t i,
 		cache_job_factor(at, a, i, c);
 }
 
+/* Write back one record (list_for_each_ro() callback); -1 stops. */
+static int write_kid(void *x, void *arg)
+{
+	struct kids_walk *w = arg;
+	struct assoc_tree *at = w->at;
+	slurmdb_assoc_rec_t *a = x;
+	long i;
+
+	if (reserve(at, w->n + 1))
+		return -1;
+	w->pos++;
+	if (w->by_position && w->pos < at->tree.n &&
+	    at->tree.id[w->pos] == a->id) {
+		i = (long)w->pos;
+	} else {
+		w->by_position = 0;
+		i = assoc_tree_node(at, a->id);
+	}
+	if (i > 0 && a->usage)
+		write_node(at, a, (size_t)i, w->c);
+	at->queue[w->n++] = a;
+	return 0;
+}
+
 void assoc_tree_write_back(struct assoc_tree *at, const struct priority_conf *c)
 {
 	const struct ts_fs_config *cfg = &c->fs;
 	slurmdb_assoc_rec_t *root = assoc_mgr_root_assoc;
-	size_t k, n = 1, pos = 0;
+	struct kids_walk w = { .at = at, .c = c, .n = 1 };
+	size_t k;
 	int by_position;
 
 	xassert(verify_assoc_lock(ASSOC_LOCK, WRITE_LOCK));
@@ -348,35 +396,17 @@ void assoc_tree_write_back(struct assoc_tree *at, const struct priority_conf *c)
 	if (at->usage_from_windows && by_position)
 		root->usage->usage_raw = at->tree.usage[0];
 	at->queue[0] = root;
+	w.by_position = by_position;
 
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < w.n; k++) {
 		List kids = at->queue[k]->usage->children_list;
-		slurmdb_assoc_rec_t *a;
-		ListIterator itr;
 
-		if (at->queue[k]->user || !kids || list_is_empty(kids))
+		if (at->queue[k]->user || !kids)
 			continue;
-		if (reserve(at, n + list_count(kids)))
+		if (list_for_each_ro(kids, write_kid, &w) < 0)
 			return;
-		itr = list_iterator_create(kids);
-		while ((a = list_next(itr))) {
-			long i;
-
-			pos++;
-			if (by_position && pos < at->tree.n &&
-			    at->tree.id[pos] == a->id) {
-				i = (long)pos;
-			} else {
-				by_position = 0;
-				i = assoc_tree_node(at, a->id);
-			}
-			if (i > 0 && a->usage)
-				write_node(at, a, (size_t)i, c);
-			at->queue[n++] = a;
-		}
-		list_iterator_destroy(itr);
 	}
-	if (!by_position)
+	if (!w.by_position)
 		/* clang-format off */
 		log_flag(PRIO,
 			 "%s: associations changed during the cycle; matched by id",

@@ -44,34 +44,52 @@ static void scale_assoc_usage(slurmdb_assoc_usage_t *u, double f, int n,
 	u->grp_used_wall *= f;
 }
 
+/* One decay, carried through list_for_each_ro(). */
+struct decay {
+	double factor;
+	int n;	  /* TRES */
+	bool raw; /* usage_raw too */
+};
+
+static int decay_assoc(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *assoc = x;
+	const struct decay *d = arg;
+
+	scale_assoc_usage(assoc->usage, d->factor, d->n, d->raw);
+	if (assoc->leaf_usage && assoc->leaf_usage != assoc->usage)
+		scale_assoc_usage(assoc->leaf_usage, d->factor, d->n, d->raw);
+	return 0;
+}
+
+static int decay_qos(void *x, void *arg)
+{
+	slurmdb_qos_rec_t *qos = x;
+	const struct decay *d = arg;
+	int i;
+
+	if (qos->flags & QOS_FLAG_NO_DECAY)
+		return 0;
+	qos->usage->usage_raw *= d->factor;
+	for (i = 0; i < d->n; i++)
+		qos->usage->usage_tres_raw[i] *= d->factor;
+	qos->usage->grp_used_wall *= d->factor;
+	return 0;
+}
+
 void usage_decay(double factor, bool raw)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
-	slurmdb_assoc_rec_t *assoc;
-	slurmdb_qos_rec_t *qos;
-	ListIterator itr;
-	int i, n = tres_count();
+	struct decay d = { .factor = factor, .n = tres_count(), .raw = raw };
 
 	assoc_mgr_lock(&locks);
-	/* All of them, the root included: usage is kept per subtree. */
-	itr = list_iterator_create(assoc_mgr_assoc_list);
-	while ((assoc = list_next(itr))) {
-		scale_assoc_usage(assoc->usage, factor, n, raw);
-		if (assoc->leaf_usage && assoc->leaf_usage != assoc->usage)
-			scale_assoc_usage(assoc->leaf_usage, factor, n, raw);
-	}
-	list_iterator_destroy(itr);
-
-	itr = list_iterator_create(assoc_mgr_qos_list);
-	while ((qos = list_next(itr))) {
-		if (qos->flags & QOS_FLAG_NO_DECAY)
-			continue;
-		qos->usage->usage_raw *= factor;
-		for (i = 0; i < n; i++)
-			qos->usage->usage_tres_raw[i] *= factor;
-		qos->usage->grp_used_wall *= factor;
-	}
-	list_iterator_destroy(itr);
+	/*
+	 * All of them, the root included: usage is kept per subtree.  One
+	 * walk each, the list's own lock taken once (an iterator takes it
+	 * per record).
+	 */
+	(void)list_for_each_ro(assoc_mgr_assoc_list, decay_assoc, &d);
+	(void)list_for_each_ro(assoc_mgr_qos_list, decay_qos, &d);
 	assoc_mgr_unlock(&locks);
 }
 
