@@ -9,3 +9,24 @@
 .PHONY: bench
 bench: all
 	$(HARNESS_BIN) bench $(BENCH_ARGS)
+
+# make bench-floor: the same runs with a third plugin in each,
+# priority/touch (testsuite/bench/priority_touch.c), which reads and
+# writes the memory treeshare's passes do and computes nothing: its
+# ratios, printed after treeshare's goal lines, are the least any
+# implementation can reach on this machine.  FAIL lines are findings
+# here, not errors: the target always succeeds.
+BENCH_TOUCH_SO := $(BUILD)/bench/slurm/priority_touch.so
+BENCH_FLOOR_DIRS := $(abspath $(BUILD)/lib/slurm):$(abspath \
+	$(BUILD)/bench/slurm):$(DEB_PLUGINDIR)
+
+$(BENCH_TOUCH_SO): testsuite/bench/priority_touch.c $(SLURM_SRC)/config.h
+	@mkdir -p $(dir $@)
+	$(CC) $(PT_CFLAGS) $(CFLAGS) -shared -o $@ $<
+
+.PHONY: bench-floor
+bench-floor: all $(BENCH_TOUCH_SO)
+	-$(HARNESS_BIN) bench \
+		-P priority/multifactor,priority/treeshare,priority/touch \
+		-d $(BENCH_FLOOR_DIRS) \
+		$(BENCH_ARGS)

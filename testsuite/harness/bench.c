@@ -494,6 +494,21 @@ static int bench_one(enum th_algo algo, const struct scale *sc,
 			    false, res[1].ok);
 	missed += goal_line("peak RSS", "MB", (double)res[0].hwm_kb / 1024,
 			    (double)res[1].hwm_kb / 1024, true, res[1].ok);
+	/* Further plugins (make bench-floor's priority/touch): ratios only. */
+	for (i = 2; i < o->n_plugins; i++) {
+		double c0 = median(res[0].cycle_ms, o->reps);
+		double s0 = median(res[0].set_ms, o->reps);
+		double ci, si;
+
+		if (!res[i].ok)
+			continue;
+		ci = median(res[i].cycle_ms, o->reps);
+		si = median(res[i].set_ms, o->reps);
+		printf("  %s (no goal): full cycle %.2f ms (%.3f), "
+		       "priority_p_set pass %.2f ms (%.3f), peak RSS %.1f MB\n",
+		       short_name(o->plugins[i]), ci, c0 > 0 ? ci / c0 : 0, si,
+		       s0 > 0 ? si / s0 : 0, (double)res[i].hwm_kb / 1024);
+	}
 	return missed;
 }
 
