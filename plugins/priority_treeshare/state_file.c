@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "src/atomic_file.h"
 #include "state_file.h"
 
 #define RECORD_SIZE 16 /* two big-endian int64 */
@@ -111,21 +112,6 @@ int state_file_read(const char *dir, time_t *last_ran, time_t *last_reset)
 	return 0;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int state_file_write(const char *dir, time_t last_ran, time_t last_reset)
 {
 	int rc;
@@ -136,11 +122,24 @@ int state_file_write(const char *dir, time_t last_ran, time_t last_reset)
 	return rc;
 }
 
-int state_file_write_locked(const char *dir, time_t last_ran, time_t last_reset)
+/* A short or unreadable file is not worth keeping as the .old copy. */
+static int record_worth_keeping(const char *path)
 {
 	unsigned char rec[RECORD_SIZE];
-	char path[PATH_MAX], tmp[PATH_MAX + 8], old[PATH_MAX + 8];
-	int fd, rc = -1;
+
+	return read_record(path, rec) == RECORD_SIZE;
+}
+
+int state_file_write_locked(const char *dir, time_t last_ran, time_t last_reset)
+{
+	const struct ts_atomic_file how = {
+		.tmp_suffix = ".new",
+		.prev_suffix = ".old",
+		.worth_keeping = record_worth_keeping,
+	};
+	unsigned char rec[RECORD_SIZE];
+	char path[PATH_MAX];
+	struct ts_error err;
 
 	if (!dir || !strcmp(dir, "/dev/null")) {
 		/* clang-format off */
@@ -152,35 +151,9 @@ int state_file_write_locked(const char *dir, time_t last_ran, time_t last_reset)
 	put_be64(rec, (int64_t)last_ran);
 	put_be64(rec + 8, (int64_t)last_reset);
 	snprintf(path, sizeof(path), "%s/%s", dir, STATE_FILE_NAME);
-	snprintf(tmp, sizeof(tmp), "%s.new", path);
-	snprintf(old, sizeof(old), "%s.old", path);
-
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		error("%s: cannot create %s: %m", plugin_type, tmp);
-		goto out;
+	if (ts_atomic_file_write(path, rec, sizeof(rec), &how, &err)) {
+		error("%s: %s", plugin_type, err.msg);
+		return -1;
 	}
-	if (write_all(fd, rec, sizeof(rec)) || fsync(fd)) {
-		error("%s: cannot write %s: %m", plugin_type, tmp);
-		close(fd);
-		(void)unlink(tmp);
-		goto out;
-	}
-	close(fd);
-	/* Keep the previous copy, then replace atomically. */
-	(void)unlink(old);
-	if (link(path, old) && errno != ENOENT)
-		debug3("%s: cannot link %s to %s: %m", plugin_type, path, old);
-	if (rename(tmp, path)) {
-		error("%s: cannot rename %s to %s: %m", plugin_type, tmp, path);
-		(void)unlink(tmp);
-		goto out;
-	}
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-		(void)fsync(fd);
-		close(fd);
-	}
-	rc = 0;
-out:
-	return rc;
+	return 0;
 }
