@@ -110,6 +110,10 @@ if [ ! -x "$bin" ]; then
 	not_ok "ts-harness is built" "$bin missing"
 	exit 1
 fi
+# The Slurm release ts-harness and the plugins are built for: "22.05"
+# or "24.11" (check_extensions.sh expects what that release does).
+series=$("$bin" version | cut -d. -f1-2)
+echo "# Slurm $("$bin" version)" | tee -a "$tap"
 
 # --- the harness itself -------------------------------------------------
 # Its slurmctld stand-ins are exactly what this release's multifactor

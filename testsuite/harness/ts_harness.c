@@ -7,6 +7,7 @@
  *   ts-harness gen -a ALGO -s SEED
  *   ts-harness compare FILE_A FILE_B
  *   ts-harness bench [options]
+ *   ts-harness version
  *
  * The plugin is loaded by Slurm's own loader (priority_g_init() in
  * libslurmfull, PluginDir from the harness), starts its decay thread as
@@ -49,6 +50,7 @@ static void usage(FILE *out)
 		"       ts-harness compare FILE_A FILE_B\n"
 		"       ts-harness bench [-a ALGO] [-S SCALE] [-n REPS] "
 		"[-P TYPE,TYPE]\n"
+		"       ts-harness version\n"
 		"  -p TYPE   PriorityType (default priority/multifactor)\n"
 		"  -c N      cycles to run and report (default: the "
 		"fixture's)\n"
@@ -327,5 +329,10 @@ int main(int argc, char **argv)
 		return th_bench_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "run"))
 		return run_main(argc - 1, argv + 1);
+	if (argc == 2 && !strcmp(argv[1], "version")) {
+		/* the Slurm release the harness is built for */
+		printf("%s\n", SLURM_VERSION_STRING);
+		return 0;
+	}
 	return run_main(argc, argv);
 }
