@@ -222,7 +222,7 @@ int assoc_tree_copy_in(struct assoc_tree *at)
 
 	/* Breadth first: the tree's node order is the walk queue. */
 	for (k = 0; k < at->tree.n; k++) {
-		List kids = at->queue[k]->usage->children_list;
+		list_t *kids = at->queue[k]->usage->children_list;
 		struct kids_walk w = { .at = at,
 				       .k = (long)k,
 				       .first = (long)at->tree.n,
@@ -399,7 +399,7 @@ void assoc_tree_write_back(struct assoc_tree *at, const struct priority_conf *c)
 	w.by_position = by_position;
 
 	for (k = 0; k < w.n; k++) {
-		List kids = at->queue[k]->usage->children_list;
+		list_t *kids = at->queue[k]->usage->children_list;
 
 		if (at->queue[k]->user || !kids)
 			continue;

@@ -90,7 +90,7 @@ static struct carried *read_usage(size_t *n, uint32_t *root_id)
 	assoc_mgr_lock_t read = { .assoc = READ_LOCK };
 	struct carried *c = NULL;
 	slurmdb_assoc_rec_t *a;
-	ListIterator itr;
+	list_itr_t *itr;
 	size_t k = 0;
 
 	*n = 0;

@@ -110,8 +110,39 @@ if [ ! -x "$bin" ]; then
 	not_ok "ts-harness is built" "$bin missing"
 	exit 1
 fi
+# The Slurm release ts-harness and the plugins are built for: "22.05"
+# or "24.11" (check_extensions.sh expects what that release does).
+series=$("$bin" version | cut -d. -f1-2)
+echo "# Slurm $("$bin" version)" | tee -a "$tap"
 
 # --- the harness itself -------------------------------------------------
+# Its slurmctld stand-ins are exactly what this release's multifactor
+# takes from slurmctld: the symbols it leaves undefined that are not
+# libslurmfull's (unversioned: libc's carry a version), and the globals it
+# defines for itself (plugin_* and libslurmfull's aside).  The harness
+# also exports the clock, pthread_join, part_list and the state-file lock
+# (docs/ts-harness.1, STUBBED SLURMCTLD SYMBOLS).
+deb=${TH_DEB_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
+syms() { nm -D "$@" 2>/dev/null | awk '$NF !~ /@/ { print $NF }' | sort -u; }
+full=$(syms --defined-only "$deb/libslurmfull.so")
+need=$( {
+	comm -23 <(syms --undefined-only "$deb/priority_multifactor.so") <(echo "$full")
+	nm -D --defined-only "$deb/priority_multifactor.so" |
+		awk '$2 ~ /^[BDG]$/ && $3 !~ /^plugin_/ { print $3 }' | sort -u |
+		comm -23 - <(echo "$full")
+} | grep -v '^_' | sort -u)
+extra="clock_gettime gettimeofday lock_state_files part_list pthread_join time unlock_state_files"
+have=$(syms --defined-only "$bin" | grep -v '^_')
+missing=$(comm -23 <(echo "$need") <(echo "$have") | tr '\n' ' ')
+unneeded=$(comm -13 <(echo "$need") <(echo "$have") |
+	grep -vxF -f <(tr ' ' '\n' <<<"$extra") | tr '\n' ' ')
+if [ -n "$need" ] && [ -z "$missing" ] && [ -z "$unneeded" ]; then
+	ok "harness_exports_exactly_what_this_release_multifactor_takes_from_slurmctld"
+else
+	not_ok "harness_exports_exactly_what_this_release_multifactor_takes_from_slurmctld" \
+		"missing: ${missing:-none}; exported but not needed: ${unneeded:-none}"
+fi
+
 ls "$here"/fixtures/*.fix >"$work/fixtures.list"
 for fx in $(cat "$work/fixtures.list"); do
 	name=$(basename "$fx" .fix)
