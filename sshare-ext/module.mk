@@ -10,7 +10,7 @@ SSHARE_EXT_BIN := $(BUILD)/bin/sshare-ext
 
 all: $(SSHARE_EXT_BIN)
 
-$(BUILD)/obj/sshare-ext/shares_rpc.o: SSHARE_EXT_RPC_CFLAGS := -I$(SLURM_SRC)
+$(BUILD)/obj/sshare-ext/shares_rpc.o: SSHARE_EXT_RPC_CFLAGS := -iquote . -I$(SLURM_SRC)
 
 $(BUILD)/obj/sshare-ext/%.o: sshare-ext/%.c $(wildcard sshare-ext/*.h src/*.h)
 	@mkdir -p $(dir $@)
