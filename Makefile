@@ -65,9 +65,9 @@ SLURM_SRC_STAMP := $(BUILD)/obj/slurm-src.stamp
 .PHONY: FORCE
 FORCE:
 $(SLURM_SRC_STAMP): FORCE
-	@bash contrib/slurm-src-check.sh $(SLURM_SRC) $@
+	@CFLAGS="$(CFLAGS)" bash contrib/slurm-src-check.sh $(SLURM_SRC) $@
 $(SLURM_SRC)/config.h:
-	@bash contrib/slurm-src-check.sh $(SLURM_SRC)
+	@CFLAGS="$(CFLAGS)" bash contrib/slurm-src-check.sh $(SLURM_SRC)
 $(PT_OBJS) $(HARNESS_OBJS) $(BUILD)/obj/sshare-ext/shares_rpc.o \
 	$(BENCH_TOUCH_SO): $(SLURM_SRC_STAMP)
 

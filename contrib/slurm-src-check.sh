@@ -9,16 +9,14 @@
 #     SLURM_VERSION_NUMBER is META's Major.Minor.Micro;
 #   - not a git snapshot: a tree with .git must have HEAD exactly at the
 #     release's tag (slurm-MM-mm-u-1) with no tracked file changed;
-#   - a supported release: one of SUPPORTED below, the releases
-#     plugins/slurm_compat.h has a section for.
+#   - a supported release: plugins/slurm_compat.h, the one place that
+#     knows the releases, must compile against the tree (it stops with
+#     #error on any other release; its message is passed on).
 # A plugin built against anything else may load into a slurmctld of the
 # same version number and then misbehave (structures laid out otherwise),
 # so the build stops here, naming the tree and why.  With STAMP, writes
 # "VERSION PATH" there (only when that changed, so make rebuilds only then).
 set -u
-
-# Slurm releases treeshare builds against (docs/treeshare-build.7).
-SUPPORTED="22.05.8 24.11.5"
 
 src=${1:?usage: slurm-src-check.sh SLURM_SRC [STAMP]}
 stamp=${2:-}
@@ -59,10 +57,11 @@ if [ -e "$src/.git" ]; then
 		die "a git checkout of $tag with changed files (git diff HEAD); treeshare builds only against the release as tagged"
 fi
 
-case " $SUPPORTED " in
-*" $(printf '%d.%02d.%d' "$((10#$major))" "$((10#$minor))" "$((10#$micro))") "*) ;;
-*) die "Slurm $name is not supported; treeshare builds against Slurm $(sed 's/ /, /g' <<<"$SUPPORTED") (plugin ABI is checked per micro release)" ;;
-esac
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$(printf '#include "plugins/slurm_compat.h"\n' |
+	${CC:-cc} ${CFLAGS:-} -std=c11 -D_GNU_SOURCE -fsyntax-only -iquote "$top" -I"$src" -x c - 2>&1) ||
+	die "Slurm $name is refused by plugins/slurm_compat.h: $(sed -n 's/.*#error "\(.*\)"$/\1/p' <<<"$out" | head -1 |
+		grep . || echo "plugins/slurm_compat.h does not compile against it: $(grep -m1 'error' <<<"$out")")"
 
 if [ -n "$stamp" ]; then
 	mkdir -p "$(dirname "$stamp")"

@@ -33,6 +33,18 @@ fake()
 	echo "$d"
 }
 
+# fake_release NAME MAJOR MINOR MICRO - a fake tree claiming that release.
+fake_release()
+{
+	local d
+	d=$(fake "$1")
+	sed -i -e "s/^\( *Major:\s*\).*/\1$2/" -e "s/^\( *Minor:\s*\).*/\1$3/" \
+		-e "s/^\( *Micro:\s*\).*/\1$4/" -e "s/^\( *Version:\s*\).*/\1$2.$3.$4/" "$d/META"
+	sed -i "s/^#define SLURM_VERSION_STRING .*/#define SLURM_VERSION_STRING \"$2.$3.$4\"/" "$d/config.h"
+	sed -i "s/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER $(printf '0x%02x%02x%02x' "$((10#$2))" "$((10#$3))" "$((10#$4))")/" \
+		"$d/slurm/slurm_version.h"
+	echo "$d"
+}
 # refused NAME TREE PATTERN - the check fails on TREE with one line
 # matching PATTERN that names the tree.
 refused()
@@ -78,12 +90,12 @@ d=$(fake numbers)
 sed -i 's/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER 0x170b00/' "$d/slurm/slurm_version.h"
 refused "a tree whose slurm_version.h disagrees with META" "$d" "SLURM_VERSION_NUMBER '0x170b00'"
 
-d=$(fake unsupported)
-sed -i -e 's/^\( *Micro:\s*\).*/\199/' -e "s/^\( *Version:\s*\).*/\1$major.$minor.99/" "$d/META"
-sed -i "s/^#define SLURM_VERSION_STRING .*/#define SLURM_VERSION_STRING \"$major.$minor.99\"/" "$d/config.h"
-sed -i "s/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER $(printf '0x%02x%02x%02x' "$((10#$major))" "$((10#$minor))" 99)/" \
-	"$d/slurm/slurm_version.h"
-refused "a release treeshare does not support ($major.$minor.99)" "$d" "Slurm $major.$minor.99 is not supported"
+d=$(fake_release unsupported "$major" "$minor" 99)
+refused "a release treeshare does not support ($major.$minor.99)" "$d" "Slurm $major.$minor.99 is refused by plugins/slurm_compat.h: unsupported Slurm release"
+
+d=$(fake_release v2605 26 05 5)
+refused "Slurm 26.05.5 (Debian forky/sid), not yet built against its exact source" "$d" \
+	"Slurm 26.05.5 is refused by plugins/slurm_compat.h: Slurm 26.05.5 is not yet supported"
 
 if command -v git >/dev/null; then
 	d=$(fake gitsnap)
