@@ -122,6 +122,8 @@ SlurmdTimeout=60
 KillWait=5
 InactiveLimit=0
 MinJobAge=300
+# no mail is sent; 24.11 logs an error for a MailProg that is not there
+MailProg=/bin/true
 
 AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=127.0.0.1

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # check-release.sh DIST BUILD - "make check-release DIST=trixie": the
 # README's "make check" inside a fresh Debian DIST root, as a Debian admin
-# of that release would run it (docs/ts-release.1).
+# of that release would run it (docs/treeshare-build.7).
 #
 #  1. root.sh create: mmdebstrap DIST into BUILD/release-DIST/root (the
 #     host's mirror; only "deb" lines, a policy-rc.d; no cache outside

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Slurm releases (docs/ts-release.1).
+# Slurm releases (docs/treeshare-build.7).
 #   slurm-src            stage: which Slurm trees the build accepts and
 #                        refuses (contrib/slurm-src-check.sh; ~2 s)
 #   make check-release DIST=trixie

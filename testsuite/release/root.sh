@@ -16,7 +16,7 @@
 # and no "deb-src" line: make deps adds those itself, as on any machine.
 # A policy-rc.d keeps package scripts from starting daemons; the tests
 # start their own, privately.  Only processes whose /proc/PID/root is DIR
-# or below it are ever signalled.  docs/ts-release.1.
+# or below it are ever signalled.  docs/treeshare-build.7.
 set -u -o pipefail
 
 die() { echo "root.sh: $*" >&2; exit 1; }
@@ -58,6 +58,9 @@ cmd_create()
 		"deb $mirror $dist main" "deb $mirror $dist-updates main" \
 		"deb $security $dist-security main" >"$dir.mmdebstrap.log" 2>&1 ||
 		{ tail -20 "$dir.mmdebstrap.log" >&2; die "mmdebstrap $dist failed (log: $dir.mmdebstrap.log)"; }
+	# the host's names (the root shares its network): munged and Slurm
+	# look up this host's name
+	cp /etc/hosts "$dir/etc/hosts"
 	# no daemon starts from a package script inside the root
 	printf '#!/bin/sh\nexit 101\n' >"$dir/usr/sbin/policy-rc.d"
 	chmod 755 "$dir/usr/sbin/policy-rc.d"
