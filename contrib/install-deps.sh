@@ -13,7 +13,8 @@
 #    has it, checked against the SHA-256 of apt's verified Sources index,
 #    and a missing .dsc is rebuilt from that index's stanza, so
 #    dpkg-source -x checks every file again.  Missing deb-src entries for
-#    the running release (and -updates, -security) are added.  A stamp
+#    the running release (and its -updates and -security, where apt has
+#    "deb" entries for them) are added.  A stamp
 #    records the configured version; a later run with the same version
 #    does nothing.  Where the exact source cannot be had, one message
 #    names the version and the missing files.
@@ -55,7 +56,7 @@ packages=(
 	libslurm-dev slurmctld slurmd slurmdbd slurm-client
 	munge libmunge-dev mariadb-server mariadb-client
 	libjson-c-dev libfreeipmi-dev freeipmi-tools ipmitool openipmi
-	valgrind clang-format python3 bc procps iproute2 locales
+	valgrind clang-format python3 bc procps iproute2 locales groff-base
 	perl util-linux passwd xz-utils
 )
 
@@ -123,7 +124,13 @@ fi
 targets() {
 	apt-get indextargets --format '$(CREATED_BY) $(CODENAME) $(REPO_URI)' 2>/dev/null
 }
-want_suites=("$codename" "$codename-updates" "$codename-security")
+# The release itself, and its -updates and -security where apt has
+# binary packages from them (sid has neither).
+want_suites=("$codename")
+for s in "$codename-updates" "$codename-security"; do
+	targets | awk -v s="$s" '$1 == "Packages" && $2 == s { f = 1 } END { exit !f }' &&
+		want_suites+=("$s")
+done
 need=()
 for s in "${want_suites[@]}"; do
 	targets | awk -v s="$s" '$1 == "Sources" && $2 == s { f = 1 } END { exit !f }' ||

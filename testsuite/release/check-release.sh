@@ -74,42 +74,49 @@ cleanup()
 trap cleanup EXIT
 trap 'say "interrupted"; exit 130' INT TERM HUP
 
-[ "$(id -u)" = 0 ] || { say "must run as root (mmdebstrap, chroot, mount)"; exit 1; }
-mkdir -p "$WORK"
-if [ -e "$R" ]; then
-	say "removing the root of an earlier run"
-	bash "$ROOTSH" remove "$R" || exit 1
-fi
-rm -f "$LOG"
+main()
+{
+	[ "$(id -u)" = 0 ] || { say "must run as root (mmdebstrap, chroot, mount)"; exit 1; }
+	mkdir -p "$WORK"
+	if [ -e "$R" ]; then
+		say "removing the root of an earlier run"
+		bash "$ROOTSH" remove "$R" || exit 1
+	fi
+	rm -f "$LOG"
 
-t=$SECONDS
-bash "$ROOTSH" create "$DIST" "$R" || exit 1
-t_create=$((SECONDS - t))
+	t=$SECONDS
+	bash "$ROOTSH" create "$DIST" "$R" || exit 1
+	t_create=$((SECONDS - t))
 
-say "copying the working tree (git-tracked and untracked, not ignored) to $IN"
-mkdir -p "$R$IN"
-(cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
-	while IFS= read -r -d '' f; do
-		[ -e "$f" ] && printf '%s\0' "$f"
-	done | tar --null -T - -cf -) | tar -C "$R$IN" -xf - ||
-	{ say "copying the tree failed"; exit 1; }
-bash "$ROOTSH" mount "$R" || exit 1
+	say "copying the working tree (git-tracked and untracked, not ignored) to $IN"
+	mkdir -p "$R$IN"
+	(cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
+		while IFS= read -r -d '' f; do
+			[ -e "$f" ] && printf '%s\0' "$f"
+		done | tar --null -T - -cf -) | tar -C "$R$IN" -xf - ||
+		{ say "copying the tree failed"; exit 1; }
+	bash "$ROOTSH" mount "$R" || exit 1
 
-say "make check in the $DIST root (CHECK_SKIP=\"$SKIP\"; log $LOG)"
-t=$SECONDS
-bash "$ROOTSH" run "$R" "CHECK_SKIP=$SKIP" \
-	bash -c "cd $IN && nice -n 10 make check" 2>&1 | tee "$LOG"
-inner=${PIPESTATUS[0]}
-t_check=$((SECONDS - t))
+	say "make check in the $DIST root (CHECK_SKIP=\"$SKIP\"; log $LOG)"
+	t=$SECONDS
+	bash "$ROOTSH" run "$R" "CHECK_SKIP=$SKIP" \
+		bash -c "cd $IN && nice -n 10 make check" 2>&1 | tee "$LOG"
+	inner=${PIPESTATUS[0]}
+	t_check=$((SECONDS - t))
 
-summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOG" | tail -1)
-finish || { say "cleanup of $R failed"; inner=1; }
-echo
-say "$DIST: root ${t_create}s, make check ${t_check}s, in all $((SECONDS - t0))s"
-if [ -z "$summary" ]; then
-	say "$DIST: make check ended (status $inner) without its summary line"
-	summary="0 passed, 1 failed"
-fi
-sed -n '/^==== summary ====$/,$p' "$LOG" | sed '$d'
-echo "$summary"
-[ "$inner" = 0 ] && [[ $summary == *" 0 failed" ]]
+	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOG" | tail -1)
+	finish || { say "cleanup of $R failed"; inner=1; }
+	echo
+	say "$DIST: root ${t_create}s, make check ${t_check}s, in all $((SECONDS - t0))s"
+	if [ -z "$summary" ]; then
+		say "$DIST: make check ended (status $inner) without its summary line"
+		summary="0 passed, 1 failed"
+	fi
+	sed -n '/^==== summary ====$/,/^[0-9]* passed, [0-9]* failed$/p' "$LOG" | sed '$d'
+	echo "$summary"
+	[ "$inner" = 0 ] && [[ $summary == *" 0 failed" ]]
+}
+
+# One line: bash has read all of it before running it, so an edit of this
+# file during the long make check cannot feed it other lines afterwards.
+main; exit $?

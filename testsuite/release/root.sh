@@ -51,12 +51,20 @@ cmd_create()
 	[ -e "$dir" ] && die "$dir exists; remove it first (root.sh remove $dir)"
 	mkdir -p "$(dirname "$dir")"
 	echo "root.sh: mmdebstrap $dist into $dir from $mirror and $security"
+	# sid has no -updates and -security suites; testing's Release file
+	# may be past its Valid-Until on a mirror (RECIPE 1).
+	local sources=("deb $mirror $dist main") opts=()
+	case $dist in
+	sid|unstable) ;;
+	*) sources+=("deb $mirror $dist-updates main" "deb $security $dist-security main") ;;
+	esac
+	case $dist in
+	forky|testing|sid|unstable) opts+=(--aptopt='Acquire::Check-Valid-Until "false"') ;;
+	esac
 	# --include: what make needs to start; make deps installs the rest.
-	nice -n 10 mmdebstrap --variant=apt --mode=root \
+	nice -n 10 mmdebstrap --variant=apt --mode=root "${opts[@]}" \
 		--include=make,procps,iproute2,ca-certificates \
-		"$dist" "$dir" \
-		"deb $mirror $dist main" "deb $mirror $dist-updates main" \
-		"deb $security $dist-security main" >"$dir.mmdebstrap.log" 2>&1 ||
+		"$dist" "$dir" "${sources[@]}" >"$dir.mmdebstrap.log" 2>&1 ||
 		{ tail -20 "$dir.mmdebstrap.log" >&2; die "mmdebstrap $dist failed (log: $dir.mmdebstrap.log)"; }
 	# the host's names (the root shares its network): munged and Slurm
 	# look up this host's name
@@ -174,12 +182,19 @@ cmd_remove()
 	rm -rf --one-file-system "$dir" "$dir.mmdebstrap.log"
 }
 
-case ${1:-} in
-create) shift; cmd_create "$@" ;;
-mount) shift; cmd_mount "$@" ;;
-run) shift; cmd_run "$@" ;;
-stop) shift; cmd_stop "$@" ;;
-umount) shift; cmd_umount "$@" ;;
-remove) shift; cmd_remove "$@" ;;
-*) sed -n '4,13s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
-esac
+main()
+{
+	case ${1:-} in
+	create) shift; cmd_create "$@" ;;
+	mount) shift; cmd_mount "$@" ;;
+	run) shift; cmd_run "$@" ;;
+	stop) shift; cmd_stop "$@" ;;
+	umount) shift; cmd_umount "$@" ;;
+	remove) shift; cmd_remove "$@" ;;
+	*) sed -n '4,13s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	esac
+}
+
+# One line: bash has read all of it before running it, so an edit of this
+# file during a long "run" cannot feed it other lines afterwards.
+main "$@"; exit $?
