@@ -29,9 +29,11 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 # shellcheck source=tap.sh
 . "$TS_LIB_DIR/tap.sh"
 
-# The Slurm release of the commands the tests run ("24.11.5") and as one
-# comparable number (241105); output formats differ by release.
-TS_SLURM=$(sprio -V 2>/dev/null | awk '{ print $2 }')
+# The installed Slurm release ("24.11.5") and as one comparable number
+# (241105); output formats differ by release.  slurmctld -V, as the
+# cluster tool: 24.11's client commands read slurm.conf even for -V, and
+# retry for 60 s while the lab's does not exist yet.
+TS_SLURM=$(slurmctld -V 2>/dev/null | awk '{ print $2 }')
 TS_SLURM_NUM=$(awk -F. '{ printf "%d%02d%02d", $1, $2, $3 }' <<<"${TS_SLURM:-0.0.0}")
 
 # The columns of "sprio -l" (sprio.c's long format): 24.11 added ACCOUNT
@@ -308,6 +310,21 @@ ts_decay_log_times()
 		"$TS_CLUSTER_DIR/log/slurmctld.log" |
 		sed -n 's/^\[\([^].]*\)\.[0-9]*\].*/\1/p' |
 		while read -r t; do date -d "$t" +%s; done
+}
+
+# ------------------------------------------------------------ reconfigure
+
+# TS_RECONF_KEEPS - 1 when "scontrol reconfigure" with a configuration
+# slurmctld refuses leaves the lab's slurmctld running on its previous
+# one (22.05: the plugin keeps its settings), 0 from 24.11: reconfigure
+# re-executes slurmctld, in the lab's attached mode (-D) in place, and the
+# new process cannot start (daemonised, the old process would stay).
+if [ "$TS_SLURM_NUM" -ge 241100 ]; then TS_RECONF_KEEPS=0; else TS_RECONF_KEEPS=1; fi
+
+# ts_ctld_stopped - the slurmctld the cluster tool started has exited.
+ts_ctld_stopped()
+{
+	[ -z "$(ts_pids_alive "$(ts_daemon_pid slurmctld)")" ]
 }
 
 # ------------------------------------------------------------ processes
