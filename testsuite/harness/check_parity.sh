@@ -165,7 +165,10 @@ else
 		"missing: ${missing:-none}; exported but not needed: ${unneeded:-none}"
 fi
 
-ls "$here"/fixtures/*.fix >"$work/fixtures.list"
+# fixtures/ for every release, fixtures-RELEASE/ for what only that
+# release has (24.11: jobs of several QOS).
+ls "$here"/fixtures/*.fix "$here/fixtures-$series"/*.fix 2>/dev/null \
+	>"$work/fixtures.list"
 for fx in $(cat "$work/fixtures.list"); do
 	name=$(basename "$fx" .fix)
 	if diag=$(pair "$fx" $ref $ref); then
