@@ -115,6 +115,28 @@ fi
 series=$("$bin" version | cut -d. -f1-2)
 echo "# Slurm $("$bin" version)" | tee -a "$tap"
 
+# --- the build refuses a release it does not know -----------------------
+# The configured tree with its version changed to 23.02.1: compiling the
+# compatibility header must fail, naming that release and the supported.
+src=${SLURM_SRC:-$build/slurm-src}
+fake=$work/slurm-23.02.1
+mkdir -p "$fake/slurm"
+sed 's/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER 0x170201/' \
+	"$src/slurm/slurm_version.h" >"$fake/slurm/slurm_version.h"
+sed 's/^#define SLURM_VERSION_STRING .*/#define SLURM_VERSION_STRING "23.02.1"/' \
+	"$src/config.h" >"$fake/config.h"
+echo '#include "plugins/slurm_compat.h"' >"$fake/t.c"
+if out=$(${CC:-cc} -std=c11 -iquote . -I"$fake" -I"$src" -fsyntax-only \
+	"$fake/t.c" 2>&1); then
+	not_ok "build_refuses_slurm_23.02.1_naming_it_and_the_supported_releases" \
+		"slurm_compat.h compiled against 23.02.1"
+elif grep -q 'the Slurm tree is 23.02.1' <<<"$out" &&
+	grep -q 'supports Slurm 22.05.8 (Debian 12) and 24.11.5 (Debian 13)' <<<"$out"; then
+	ok "build_refuses_slurm_23.02.1_naming_it_and_the_supported_releases"
+else
+	not_ok "build_refuses_slurm_23.02.1_naming_it_and_the_supported_releases" "$out"
+fi
+
 # --- the harness itself -------------------------------------------------
 # Its slurmctld stand-ins are exactly what this release's multifactor
 # takes from slurmctld: the symbols it leaves undefined that are not
@@ -143,7 +165,10 @@ else
 		"missing: ${missing:-none}; exported but not needed: ${unneeded:-none}"
 fi
 
-ls "$here"/fixtures/*.fix >"$work/fixtures.list"
+# fixtures/ for every release, fixtures-RELEASE/ for what only that
+# release has (24.11: jobs of several QOS).
+ls "$here"/fixtures/*.fix "$here/fixtures-$series"/*.fix 2>/dev/null \
+	>"$work/fixtures.list"
 for fx in $(cat "$work/fixtures.list"); do
 	name=$(basename "$fx" .fix)
 	if diag=$(pair "$fx" $ref $ref); then

@@ -87,8 +87,25 @@ void th_release_rows_done(list_t *rows)
 		(void)list_for_each(rows, free_partition, NULL);
 }
 
+int th_release_job_qos_list(job_record_t *job, list_t *qos)
+{
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 11, 0)
+	(void)job;
+	(void)qos;
+	return -1;
+#else
+	list_sort(qos, priority_sort_qos_desc);
+	job->qos_list = qos;
+	job->qos_ptr = list_peek(qos);
+	return 0;
+#endif
+}
+
 void th_release_job_free(job_record_t *j)
 {
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
+	FREE_NULL_LIST(j->qos_list);
+#endif
 	if (j->prio_factors) {
 		xfree(j->prio_factors->priority_tres);
 		xfree(j->prio_factors->tres_weights);

@@ -96,6 +96,14 @@ void th_release_assoc_args(assoc_init_args_t *args);
 /* th_release_load_assoc_state() - assoc_mgr_state, as slurmctld loads it. */
 int th_release_load_assoc_state(void);
 
+/*
+ * th_release_job_qos_list() - job may run under every QOS of qos (24.11;
+ * sorted highest priority first, as slurmctld keeps it, and the first is
+ * its qos_ptr until it starts).  The job owns the list then.
+ * RET 0, or -1 where the release has no such jobs (qos left to the caller).
+ */
+int th_release_job_qos_list(job_record_t *job, list_t *qos);
+
 /* th_release_sort_parts() - a job's partitions as slurmctld keeps them. */
 void th_release_sort_parts(list_t *parts);
 

@@ -156,9 +156,17 @@ static int cmp_factors(void *x, void *y)
 	const priority_factors_object_t *a = *(priority_factors_object_t **)x;
 	const priority_factors_object_t *b = *(priority_factors_object_t **)y;
 
+	const char *qa, *qb;
+	int diff;
+
 	if (a->job_id != b->job_id)
 		return a->job_id < b->job_id ? -1 : 1;
-	return xstrcmp(a->partition, b->partition);
+	if ((diff = xstrcmp(a->partition, b->partition)))
+		return diff;
+	/* 24.11: a row per QOS of a job of several */
+	(void)th_release_row((priority_factors_object_t *)a, &qa);
+	(void)th_release_row((priority_factors_object_t *)b, &qb);
+	return xstrcmp(qa, qb);
 }
 
 static void report_factors(FILE *out, unsigned cycle)

@@ -746,6 +746,20 @@ static int make_job(const struct th_fixture *fx, const struct th_job *fj,
 	j->assoc_ptr = assocs[fj->assoc];
 	j->account = xstrdup(fx->assoc[fx->assoc[fj->assoc].parent].name);
 	j->qos_ptr = qos_ptr(fx, fj->qos);
+	if (fj->n_qos_all) {
+		list_t *all = list_create(NULL);
+
+		for (i = 0; i < fj->n_qos_all; i++)
+			list_append(all, qos_ptr(fx, fj->qos_all[i]));
+		if (th_release_job_qos_list(j, all)) {
+			fprintf(stderr,
+				"%s:%ld: job %u: several QOS need "
+				"Slurm 24.11\n",
+				fx->path, fj->line, fj->id);
+			FREE_NULL_LIST(all);
+			return -1;
+		}
+	}
 	j->qos_id = j->qos_ptr ? j->qos_ptr->id : 0;
 	j->part_ptr = parts[fj->parts[0]];
 	j->partition = xstrdup(j->part_ptr->name);
