@@ -99,9 +99,17 @@ main()
 
 	say "make check in the $DIST root (CHECK_SKIP=\"$SKIP\"; log $LOG)"
 	t=$SECONDS
-	bash "$ROOTSH" run "$R" "CHECK_SKIP=$SKIP" \
-		bash -c "cd $IN && nice -n 10 make check" 2>&1 | tee "$LOG"
-	inner=${PIPESTATUS[0]}
+	# In the background, waited for: a signal to this script runs the
+	# trap at once (bash defers traps until a foreground job ends), and
+	# the trap's cleanup ends the processes of the root.
+	rm -f "$WORK/inner.rc"
+	{
+		bash "$ROOTSH" run "$R" "CHECK_SKIP=$SKIP" \
+			bash -c "cd $IN && nice -n 10 make check" 2>&1
+		echo $? >"$WORK/inner.rc"
+	} | tee "$LOG" &
+	wait $!
+	inner=$(cat "$WORK/inner.rc" 2>/dev/null || echo 1)
 	t_check=$((SECONDS - t))
 
 	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOG" | tail -1)
