@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "src/common/slurm_protocol_defs.h"
+#include "src/normalise.h"
 
 #include "fs_cache.h"
 
@@ -434,7 +435,7 @@ void assoc_usage_on_demand(slurmdb_assoc_rec_t *assoc)
 	slurmdb_assoc_rec_t *p = u->fs_assoc_ptr;
 	bool top = !p || p == root;
 
-	u->usage_norm = ts_fs_node_usage_norm(
+	u->usage_norm = ts_normalise_node_usage(
 		u->usage_raw, root ? root->usage->usage_raw : 0.0L);
 	u->usage_efctv = ts_classic_node_efctv(
 		u->usage_norm, top, top ? 0.0L : p->usage->usage_efctv,
