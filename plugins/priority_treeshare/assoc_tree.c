@@ -130,6 +130,10 @@ static inline size_t id_slot(uint32_t id, size_t cap)
 	return (size_t)(id * 2654435761U) & (cap - 1);
 }
 
+/*
+ * (Re)build the open-addressing table from association id to tree node,
+ * at least twice the node count.  RET 0, or -1 out of memory.
+ */
 static int build_id_table(struct assoc_tree *at)
 {
 	size_t cap = 16, i;
@@ -315,6 +319,10 @@ static void cache_job_factor(struct assoc_tree *at, slurmdb_assoc_rec_t *a,
 					    cfg->damp));
 }
 
+/*
+ * Write node i's results into association a's usage record, as Slurm's
+ * own decay cycle would leave it (see assoc_tree.h); assoc lock held.
+ */
 static void write_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, size_t i,
 		       const struct priority_conf *c)
 {

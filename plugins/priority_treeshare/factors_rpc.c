@@ -81,6 +81,10 @@ static priority_factors_object_t *new_row(job_record_t *job,
 	return obj;
 }
 
+/*
+ * Append job's sprio rows to out: one per partition of the job that
+ * parts selects (all when parts is NULL), as Slurm's multifactor does.
+ */
 static void add_rows(const struct priority_conf *c,
 		     const struct ts_prio_config *p, job_record_t *job,
 		     List parts, List out)
