@@ -52,6 +52,7 @@ include testsuite/unit/module.mk
 -include testsuite/cluster/module.mk
 -include testsuite/bench/module.mk
 -include docs/module.mk
+-include testsuite/structure/module.mk
 
 # CHECK_STAGES is filled by the fragments in the order stages run: fast,
 # self-contained ones first.  CHECK_STAGES_LATE (stages that need the real
