@@ -55,6 +55,7 @@ include testsuite/unit/module.mk
 -include testsuite/bench/module.mk
 -include testsuite/release/module.mk
 -include docs/module.mk
+-include testsuite/structure/module.mk
 
 # Every object built against Slurm's internal headers needs a configured
 # tree of a supported Slurm release, never a snapshot or pre-release

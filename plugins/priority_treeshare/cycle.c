@@ -358,6 +358,11 @@ static void maybe_reset(uint16_t *period, time_t *next, time_t now)
 	slurm_mutex_unlock(&cycle_mutex);
 }
 
+/*
+ * The decay thread: every PriorityCalcPeriod a usage reset when due
+ * (maybe_reset()), one cycle (run_cycle()), then the state files, until
+ * stopping is set; a reconfigure's new periods apply from the next turn.
+ */
 static void *decay_thread(void *arg)
 {
 	time_t start = time(NULL), next_reset = 0, ran, reset;
