@@ -50,6 +50,10 @@ cmd_create()
 	security=${security:-http://deb.debian.org/debian-security}
 	[ -e "$dir" ] && die "$dir exists; remove it first (root.sh remove $dir)"
 	mkdir -p "$(dirname "$dir")"
+	# beside it until the marker inside exists: a root that mmdebstrap
+	# left half made (killed, failed) may be removed as well
+	echo "treeshare release root $dist, being created $(date '+%F %T')" \
+		>"$dir.creating"
 	echo "root.sh: mmdebstrap $dist into $dir from $mirror and $security"
 	# sid has no -updates and -security suites; testing's Release file
 	# may be past its Valid-Until on a mirror (RECIPE 1).
@@ -74,12 +78,13 @@ cmd_create()
 	chmod 755 "$dir/usr/sbin/policy-rc.d"
 	echo "treeshare release root $dist, created $(date '+%F %T')" \
 		>"$dir/.treeshare-release-root"
+	rm -f "$dir.creating"
 	echo "root.sh: $dist root ready in $((SECONDS - t0)) s ($(du -sh "$dir" | cut -f1))"
 }
 
 is_root_dir()
 {
-	[ -f "$1/.treeshare-release-root" ] ||
+	[ -f "$1/.treeshare-release-root" ] || [ -f "$1.creating" ] ||
 		die "$1 is not a root made by root.sh create"
 }
 
@@ -176,10 +181,10 @@ cmd_remove()
 {
 	local dir
 	dir=$(readlink -f "${1:?remove needs DIR}")
-	[ -e "$dir" ] || return 0
+	[ -e "$dir" ] || { rm -f "$dir.creating" "$dir.mmdebstrap.log"; return 0; }
 	is_root_dir "$dir"
 	cmd_umount "$dir" || die "not removing $dir: something is still mounted or running in it"
-	rm -rf --one-file-system "$dir" "$dir.mmdebstrap.log"
+	rm -rf --one-file-system "$dir" "$dir.mmdebstrap.log" "$dir.creating"
 }
 
 main()
