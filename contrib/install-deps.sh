@@ -10,6 +10,7 @@
 #    version does nothing.
 #
 # Usage: contrib/install-deps.sh [BUILD_DIR]   (default: build)
+# TS_DEPS_EXTRA: more packages to install with these (make deps-deb).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,6 +24,7 @@ packages=(
 	munge libmunge-dev mariadb-server mariadb-client
 	libjson-c-dev libfreeipmi-dev freeipmi-tools ipmitool openipmi
 	valgrind clang-format python3 bc procps iproute2 locales
+	${TS_DEPS_EXTRA:-}
 )
 
 say() { echo "install-deps: $*"; }
@@ -39,10 +41,11 @@ done
 export DEBIAN_FRONTEND=noninteractive
 if [ ${#missing[@]} -gt 0 ]; then
 	say "installing ${missing[*]}"
-	apt-get update -q >/dev/null
+	apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null
 	# Daemons installed here must not start system-wide; the project
 	# starts its own, privately, in tests.
-	apt-get install -y -q --no-install-recommends "${missing[@]}" \
+	apt-get -o DPkg::Lock::Timeout=600 install -y -q \
+		--no-install-recommends "${missing[@]}" \
 		>"$build/apt-install.log" 2>&1 ||
 		{ tail -20 "$build/apt-install.log" >&2; die "apt-get install failed (log: $build/apt-install.log)"; }
 else

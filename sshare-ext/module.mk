@@ -18,4 +18,4 @@ $(BUILD)/obj/sshare-ext/%.o: sshare-ext/%.c $(wildcard sshare-ext/*.h src/*.h)
 
 $(SSHARE_EXT_BIN): $(SSHARE_EXT_OBJS) $(LIBTS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(SSHARE_EXT_OBJS) $(LIBTS) -lslurm -lm
+	$(CC) $(LDFLAGS) -o $@ $(SSHARE_EXT_OBJS) $(LIBTS) -lslurm -lm
