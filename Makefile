@@ -87,6 +87,7 @@ include testsuite/unit/module.mk
 -include testsuite/cluster/module.mk
 -include testsuite/bench/module.mk
 -include docs/module.mk
+-include testsuite/package/module.mk
 
 # CHECK_STAGES is filled by the fragments in the order stages run: fast,
 # self-contained ones first.  CHECK_STAGES_LATE (stages that need the real
@@ -145,6 +146,10 @@ uninstall:
 # deb: both packages for the Slurm installed here (contrib/build-deb.sh).
 deb: deps-deb
 	@bash contrib/build-deb.sh $(abspath $(BUILD))
+
+# print-VAR: the value of make variable VAR (tests read PLUGINDIR).
+print-%:
+	@echo '$($*)'
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/lib $(BUILD)/bin $(BUILD)/check \
