@@ -91,10 +91,13 @@ include testsuite/unit/module.mk
 
 # CHECK_STAGES is filled by the fragments in the order stages run: fast,
 # self-contained ones first.  CHECK_STAGES_LATE (stages that need the real
-# cluster lab) run after all of them.
+# cluster lab) run after all of them.  CHECK_STAGES_CI run last, only with
+# WITH_CI_STAGES=1 (.ci/run sets it): they build Debian packages and a
+# Debian root from the archive.
 check: deps
 	@$(MAKE) --no-print-directory all
-	@bash testsuite/check.sh $(CHECK_STAGES) $(CHECK_STAGES_LATE)
+	@bash testsuite/check.sh $(CHECK_STAGES) $(CHECK_STAGES_LATE) \
+		$(if $(WITH_CI_STAGES),$(CHECK_STAGES_CI))
 
 # programs: what install and the packages take (no test binary).
 programs: $(LIBTS) $(PT_SO) $(PT_MF_SO) $(SSHARE_EXT_BIN) $(NP_BIN)

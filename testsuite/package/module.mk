@@ -7,3 +7,13 @@ CHECK_STAGES += install
 .PHONY: check-install
 check-install: programs
 	@bash testsuite/package/install.sh $(BUILD)
+#   package   make deb's packages in a fresh Debian root (mmdebstrap):
+#             apt-get install, the cluster lab from the default PluginDir
+#             against the build tree's plugin on one state,
+#             treeshare-as-multifactor, purge (stage.sh, in-root.sh;
+#             needs the archive; ~4 min).  Run by .ci/run after the
+#             other stages (CHECK_STAGES_CI), or make check-package.
+CHECK_STAGES_CI += package
+.PHONY: check-package
+check-package: deb
+	@bash testsuite/package/stage.sh $(BUILD)
