@@ -68,6 +68,16 @@ static void quiet_library(int verbose)
 	slurm_log_init("sshare-ext", opts, SYSLOG_FACILITY_DAEMON, NULL);
 }
 
+int shares_rpc_setup(int verbose, char *msg, size_t len)
+{
+	if (!have_config(msg, len))
+		return -1;
+	quiet_library(verbose);
+	/* slurmdb calls (-M) read the configuration only through this */
+	slurm_init(NULL);
+	return 0;
+}
+
 static int load_conf(struct share_set *s, char *msg, size_t len)
 {
 	slurm_conf_t *conf = NULL;
@@ -123,7 +133,9 @@ static int request(List users, List accounts, shares_response_msg_t **out,
 	slurm_msg_t_init(&resp_msg);
 	req_msg.msg_type = REQUEST_SHARE_INFO;
 	req_msg.data = &req;
-	if (slurm_send_recv_controller_msg(&req_msg, &resp_msg, NULL) < 0) {
+	/* -M: the cluster clusters.c selected, as sshare passes it */
+	if (slurm_send_recv_controller_msg(&req_msg, &resp_msg,
+					   working_cluster_rec) < 0) {
 		snprintf(msg, len, "cannot get shares from slurmctld: %s",
 			 slurm_strerror(slurm_get_errno()));
 		return -1;
@@ -369,9 +381,8 @@ int shares_rpc_load(struct share_set *s, const struct cli *c, int need_tree,
 	List users = NULL, accounts = NULL;
 	int rc = -1;
 
-	if (!have_config(msg, len))
+	if (shares_rpc_setup(c->verbose, msg, len))
 		return -1;
-	quiet_library(c->verbose);
 	s->source = "controller";
 	if (load_conf(s, msg, len))
 		return -1;
