@@ -129,10 +129,9 @@ cp "$TAP_FILE" "$root$test_dir/package.tap"
 t=$(date +%s)
 timeout -k 10 600 chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root LANG=C.UTF-8 TAP_FILE=$test_dir/package.tap \
-	bash "$test_dir/testsuite/package/in-root.sh" \
-	>"$top/$build/check/package-in-root.log" 2>&1
-rc=$?
-cat "$top/$build/check/package-in-root.log"
+	bash "$test_dir/testsuite/package/in-root.sh" 2>&1 |
+	tee "$top/$build/check/package-in-root.log"
+rc=${PIPESTATUS[0]}
 cp "$root$test_dir/package.tap" "$TAP_FILE"
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	not_ok "package: in-root.sh ends within 600 s"
