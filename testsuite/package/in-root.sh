@@ -17,7 +17,8 @@
 #     the package against the build tree on identical inputs; A = C is
 #     the drop-in promise.  The package's sshare-ext prints sshare's text.
 #  3. apt-get install ./treeshare-as-multifactor_*.deb: Debian's file is
-#     diverted unchanged, a reinstall keeps it so; with
+#     diverted unchanged, a reinstall keeps it so; a bad PriorityParameters
+#     key under multifactor's name refuses the start; with
 #     PriorityType=priority/multifactor and PriorityParameters=fairshare=pbs
 #     (a key only treeshare knows) slurmctld logs that treeshare runs
 #     under multifactor's name and the key in force, and prints
@@ -238,6 +239,22 @@ if [ "$(dpkg-divert --list "$mf")" = "$div" ] &&
 else
 	not_ok "package: a reinstall of treeshare-as-multifactor keeps the diversion and both files" \
 		"$(dpkg-divert --list "$mf")" "$(tail -15 /tmp/apt-mf2.log)"
+fi
+
+# A bad key under multifactor's name refuses the start, as treeshare
+# does: Debian's multifactor, diverted to a name Slurm never loads,
+# cannot stand in for it.
+line=$(wc -l <"$LOG")
+"$TS_CLUSTER" conf PriorityType=priority/multifactor PriorityParameters=bogus_key=1
+if "$TS_CLUSTER" restart slurmctld >/tmp/bad.log 2>&1; then
+	not_ok "package: under multifactor's name a bad PriorityParameters key refuses the start" \
+		"slurmctld started: $(tail -n "+$((line + 1))" "$LOG" | grep -i priority | head -5)"
+elif tail -n "+$((line + 1))" "$LOG" | grep -F "priority/multifactor: PriorityParameters=bogus_key=1: bogus_key (column 1): unknown key" |
+	grep -qF "; slurmctld cannot start"; then
+	ok "package: under multifactor's name a bad PriorityParameters key refuses the start with treeshare's one line"
+else
+	not_ok "package: under multifactor's name a bad PriorityParameters key refuses the start with treeshare's one line" \
+		"$(tail -n "+$((line + 1))" "$LOG" | tail -8)"
 fi
 
 line=$(wc -l <"$LOG")

@@ -17,3 +17,10 @@ CHECK_STAGES_CI += package
 .PHONY: check-package
 check-package: deb
 	@bash testsuite/package/stage.sh $(BUILD)
+#   as-multifactor  treeshare built as priority_multifactor.so, loaded by
+#             ts-harness as priority/multifactor, against priority/treeshare
+#             on every harness fixture (as_multifactor.sh; ~15 s)
+CHECK_STAGES += as-multifactor
+.PHONY: check-as-multifactor
+check-as-multifactor: $(PT_MF_SO) $(HARNESS_BIN)
+	@bash testsuite/package/as_multifactor.sh $(BUILD)
