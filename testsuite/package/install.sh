@@ -43,13 +43,26 @@ listing()
 		sed 's/ $//' | sort
 }
 
+# The mount namespace's propagation: private, as unshare makes it by
+# default; in a chroot (make check-release), where "/" is no mount point
+# and cannot be made private, the mounts as they are, which is safe only
+# if none is shared (a tmpfs would then show outside).
+propagation=private
+if ! mountpoint -q /; then
+	propagation=unchanged
+	if grep -q ' shared:' /proc/self/mountinfo; then
+		not_ok "install: a private mount namespace for the install (in a chroot with shared mounts: none can be made)"
+		exit 1
+	fi
+fi
+
 # install_in LOG GUARDED_DIRS MAKE_ARGS... - make MAKE_ARGS install as
-# root in a private mount namespace where each of GUARDED_DIRS (space
+# root in a new mount namespace where each of GUARDED_DIRS (space
 # separated) is an empty tmpfs; prints what appeared in them, or make's
 # output (LOG) if it failed.
 install_in()
 {
-	unshare -m --propagation private bash -c '
+	unshare -m --propagation "$propagation" bash -c '
 		top=$1 log=$2 guard=$3
 		shift 3
 		for g in $guard; do
@@ -106,10 +119,15 @@ fi
 check_install opt /opt/treeshare /opt/slurm/lib/slurm \
 	PREFIX=/opt/treeshare PLUGINDIR=/opt/slurm/lib/slurm
 
-# 3. a fresh copy of the tree (the files git tracks), as nobody.
+# 3. a fresh copy of the tree (the files git tracks; without git, all
+# but build/), as nobody.
 clone=$work/clone
 mkdir -p "$clone"
-(cd "$top" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$clone"
+if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+	(cd "$top" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$clone"
+else
+	tar -C "$top" --exclude=./build -cf - . | tar -xf - -C "$clone"
+fi
 chown -R nobody "$clone"
 chmod 755 "$work"
 out=$(cd "$clone" && runuser -u nobody -- make 2>&1 >/dev/null)
