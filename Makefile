@@ -32,6 +32,11 @@ SLURM_PLUGINDIR := $(patsubst %/priority_multifactor.so,%,$(filter \
 DEB_PLUGINDIR := $(or $(SLURM_PLUGINDIR),/usr/lib/x86_64-linux-gnu/slurm-wlm)
 PLUGINDIR ?= $(or $(SLURM_PLUGINDIR),$(PREFIX)/lib/slurm)
 MANDIR ?= $(PREFIX)/share/man
+# The configured tree's release, "22.05" or "24.11" (empty before make
+# deps); plugins/slurm_compat.h refuses a release it does not know.
+SLURM_SERIES := $(shell sed -n 's/^\#define SLURM_VERSION_STRING "\([0-9]*\.[0-9]*\)\..*"/\1/p' \
+	$(SLURM_SRC)/config.h 2>/dev/null)
+comma := ,
 
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
@@ -87,6 +92,7 @@ include testsuite/unit/module.mk
 -include testsuite/cluster/module.mk
 -include testsuite/bench/module.mk
 -include docs/module.mk
+-include testsuite/structure/module.mk
 -include testsuite/package/module.mk
 
 # CHECK_STAGES is filled by the fragments in the order stages run: fast,

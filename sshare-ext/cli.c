@@ -76,7 +76,8 @@ const char *cli_algo_name(enum ts_fs_algo algo)
 	return algo_names[algo];
 }
 
-static void usage(void)
+/* --help: sshare's options that sshare-ext keeps, then its own. */
+static void print_help(void)
 {
 	printf("\
 Usage:  sshare-ext [OPTION]\n\
@@ -267,9 +268,9 @@ static int parse_algo(struct cli *c, const char *arg)
 			return CLI_RUN;
 		}
 	}
-	return die("--algo \"%s\" is not classic, depth_oblivious, "
-		   "fair_tree or pbs",
-		   arg);
+	return die(
+		"--algo \"%s\" is not classic, depth_oblivious, fair_tree or pbs",
+		arg);
 }
 
 static int parse_damp(struct cli *c, const char *arg)
@@ -363,14 +364,14 @@ enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 			version();
 			return CLI_EXIT_OK;
 		case OPT_HELP:
-			usage();
+			print_help();
 			return CLI_EXIT_OK;
 		case OPT_USAGE:
 			if (!optarg && optind < argc &&
 			    argv[optind][0] != '-' && strchr(argv[optind], '='))
 				optarg = argv[optind++];
 			if (!optarg) {
-				usage();
+				print_help();
 				return CLI_EXIT_OK;
 			}
 			rc = add_what_if(c, 1, optarg);
@@ -408,14 +409,17 @@ enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 		rc = die("unexpected argument \"%s\" (see sshare-ext --help)",
 			 argv[optind]);
 	if (rc == CLI_RUN && !c->input && (c->algo_set || c->damp_set))
-		rc = die("%s", "--algo and --damp apply to --input only; "
-			       "online the cluster's configuration decides");
+		rc = die(
+			"%s",
+			"--algo and --damp apply to --input only; online the cluster's configuration decides");
 	if (rc == CLI_RUN && c->input && c->clusters)
-		rc = die("%s", "-M asks slurmdbd for clusters; --input reads a "
-			       "file: give one of them");
+		rc = die(
+			"%s",
+			"-M asks slurmdbd for clusters; --input reads a file: give one of them");
 	if (rc == CLI_RUN && !c->input && c->n_what_ifs)
-		rc = die("%s", "--set and --usage apply to --input only; save "
-			       "the cluster's state with sshare -a -l -P");
+		rc = die(
+			"%s",
+			"--set and --usage apply to --input only; save the cluster's state with sshare -a -l -P");
 	return (enum cli_result)rc;
 }
 

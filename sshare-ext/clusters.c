@@ -4,8 +4,10 @@
  * cluster records come from slurmdbd with slurmdb_get_info_cluster(), as
  * sshare's do, and selecting one sets libslurm's working_cluster_rec,
  * which slurm_load_ctl_conf() and shares_rpc.c's shares request follow.
- * Public Slurm headers only.
+ * The list types' names differ by release (plugins/slurm_compat.h).
  */
+#include "config.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,17 +17,19 @@
 #include <slurm/slurm.h>
 #include <slurm/slurmdb.h>
 
+#include "plugins/slurm_compat.h"
+
 #include "clusters.h"
 #include "shares_rpc.h"
 
 struct cluster_list {
-	List recs; /* slurmdb_cluster_rec_t, slurmdbd's order */
+	list_t *recs; /* slurmdb_cluster_rec_t, slurmdbd's order */
 	slurmdb_cluster_rec_t **v;
 	size_t n;
 };
 
 /* Each name of names that no record has: one line on stderr. */
-static void report_unknown(const char *names, List recs)
+static void report_unknown(const char *names, list_t *recs)
 {
 	char *copy = strdup(names), *name, *save = NULL, *p;
 
@@ -33,7 +37,7 @@ static void report_unknown(const char *names, List recs)
 		return;
 	for (name = strtok_r(copy, ",", &save); name;
 	     name = strtok_r(NULL, ",", &save)) {
-		ListIterator it = slurm_list_iterator_create(recs);
+		list_itr_t *it = slurm_list_iterator_create(recs);
 		slurmdb_cluster_rec_t *r;
 		int found = 0;
 
@@ -57,7 +61,7 @@ int clusters_get(const char *names, int verbose, struct cluster_list **out,
 {
 	struct cluster_list *l;
 	slurmdb_cluster_rec_t *r;
-	ListIterator it;
+	list_itr_t *it;
 	char *arg;
 	size_t i = 0;
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/utc_time.h"
 #include "src/window_store.h"
 #include "src/windows.h"
 
@@ -61,17 +62,6 @@ static char *file_path(const char *state_dir)
 			      USAGE_WINDOWS_FILE);
 }
 
-static const char *utc(int64_t t, char *buf, size_t len)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (!gmtime_r(&tt, &tm) ||
-	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		snprintf(buf, len, "%" PRId64, t);
-	return buf;
-}
-
 /* An association's usage_raw, read for a first start. */
 struct carried {
 	uint32_t id;
@@ -90,7 +80,7 @@ static struct carried *read_usage(size_t *n, uint32_t *root_id)
 	assoc_mgr_lock_t read = { .assoc = READ_LOCK };
 	struct carried *c = NULL;
 	slurmdb_assoc_rec_t *a;
-	ListIterator itr;
+	list_itr_t *itr;
 	size_t k = 0;
 
 	*n = 0;
@@ -199,11 +189,11 @@ static int load(const char *file, struct ts_windows *w, const char *outcome)
 			/* clang-format off */
 			error("%s: %s; using %s.prev, saved at %s: usage charged after that is lost",
 			      plugin_type, st.problem, file,
-			      utc(st.saved_at, when, sizeof(when)));
+			      ts_utc_time(st.saved_at, when, sizeof(when)));
 		/* clang-format on */
 		log_flag(PRIO, "%s: %s: %zu associations, saved at %s",
 			 plugin_type, file, w->n,
-			 utc(st.saved_at, when, sizeof(when)));
+			 ts_utc_time(st.saved_at, when, sizeof(when)));
 		return TS_OK;
 	}
 	if (rc == TS_ENOENT)
@@ -449,13 +439,14 @@ void usage_windows_roll(time_t now)
 	slurm_mutex_lock(&windows_mutex);
 	rolled = active ? ts_windows_roll(&windows, (int64_t)now) : 0;
 	slurm_mutex_unlock(&windows_mutex);
+	/* clang-format off */
 	if (rolled > 1)
-		info("%s: usage windows: %" PRId64
-		     " windows rolled at once (%" PRId64 " of them empty)",
+		info("%s: usage windows: %" PRId64 " windows rolled at once (%" PRId64 " of them empty)",
 		     plugin_type, rolled, rolled - 1);
 	else if (rolled == 1)
 		log_flag(PRIO, "%s: usage windows rolled at %ld", plugin_type,
 			 (long)now);
+	/* clang-format on */
 }
 
 bool usage_windows_fill_tree(struct ts_tree *t,
