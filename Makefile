@@ -162,4 +162,4 @@ print-%:
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/lib $(BUILD)/bin $(BUILD)/check \
-		$(BUILD)/fuzz $(BUILD)/plugins
+		$(BUILD)/fuzz $(BUILD)/plugins $(BUILD)/deb
