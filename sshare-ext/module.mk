@@ -11,9 +11,8 @@ SSHARE_EXT_BIN := $(BUILD)/bin/sshare-ext
 
 all: $(SSHARE_EXT_BIN)
 
-$(BUILD)/obj/sshare-ext/shares_rpc.o: SSHARE_EXT_RPC_CFLAGS := -I$(SLURM_SRC)
-# -M: the list types' names come from plugins/slurm_compat.h
-$(BUILD)/obj/sshare-ext/clusters.o: SSHARE_EXT_RPC_CFLAGS := -iquote . -I$(SLURM_SRC)
+$(BUILD)/obj/sshare-ext/shares_rpc.o $(BUILD)/obj/sshare-ext/clusters.o: \
+	SSHARE_EXT_RPC_CFLAGS := -iquote . -I$(SLURM_SRC)
 
 $(BUILD)/obj/sshare-ext/%.o: sshare-ext/%.c $(wildcard sshare-ext/*.h src/*.h)
 	@mkdir -p $(dir $@)

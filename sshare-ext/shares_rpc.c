@@ -6,7 +6,12 @@
  * arrived in 23.02), so we send REQUEST_SHARE_INFO with libslurm's
  * exported slurm_send_recv_controller_msg(), as sshare does, using the
  * message structs of Slurm's own headers (build/slurm-src, configured for
- * the installed version).  This is the only file that includes them.
+ * the installed version).  This is the only file that includes them;
+ * what differs between releases comes from plugins/slurm_compat.h (its
+ * client side): the list types, slurm_free_ctl_conf().  The message
+ * structs are the same in 24.11 but for List -> list_t *.  Failed calls
+ * leave their error in errno (slurm_get_errno() only returned it and is
+ * gone from 24.11's libslurm).
  */
 #include "config.h"
 
@@ -20,6 +25,8 @@
 #include "src/common/log.h"
 #include "src/common/slurm_protocol_api.h"
 #include "src/common/slurm_protocol_defs.h"
+
+#include "plugins/slurm_compat.h"
 
 #include "extended.h"
 #include "shares_rpc.h"
@@ -85,7 +92,7 @@ static int load_conf(struct share_set *s, char *msg, size_t len)
 	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS) {
 		snprintf(msg, len,
 			 "cannot get the configuration from slurmctld: %s",
-			 slurm_strerror(slurm_get_errno()));
+			 slurm_strerror(errno));
 		return -1;
 	}
 	s->damp = conf->fs_dampening_factor ? conf->fs_dampening_factor : 1;
@@ -98,13 +105,13 @@ static int load_conf(struct share_set *s, char *msg, size_t len)
 				  ? TS_FS_DEPTH_OBLIVIOUS
 				  : TS_FS_CLASSIC;
 	}
-	slurm_free_ctl_conf(conf);
+	ts_free_ctl_conf(conf);
 	return 0;
 }
 
-static List str_list(char *const *v, size_t n)
+static list_t *str_list(char *const *v, size_t n)
 {
-	List l;
+	list_t *l;
 	size_t i;
 
 	if (!n)
@@ -119,7 +126,7 @@ static List str_list(char *const *v, size_t n)
  * One REQUEST_SHARE_INFO.  RET 0 with *out set (NULL: an empty answer),
  * or -1 with msg.
  */
-static int request(List users, List accounts, shares_response_msg_t **out,
+static int request(list_t *users, list_t *accounts, shares_response_msg_t **out,
 		   char *msg, size_t len)
 {
 	shares_request_msg_t req = { .acct_list = accounts,
@@ -136,7 +143,7 @@ static int request(List users, List accounts, shares_response_msg_t **out,
 	if (slurm_send_recv_controller_msg(&req_msg, &resp_msg,
 					   working_cluster_rec) < 0) {
 		snprintf(msg, len, "cannot get shares from slurmctld: %s",
-			 slurm_strerror(slurm_get_errno()));
+			 slurm_strerror(errno));
 		return -1;
 	}
 	switch (resp_msg.msg_type) {
@@ -203,7 +210,7 @@ static int copy_rows(struct share_set *s, shares_response_msg_t *resp,
 {
 	uint32_t n = resp->tres_cnt, i;
 	uint64_t *tmp = calloc(n ? n : 1, sizeof(*tmp));
-	ListIterator it;
+	list_itr_t *it;
 	assoc_shares_object_t *o;
 	int rc = 0;
 
@@ -292,7 +299,7 @@ static int build_tree(struct share_set *s, shares_response_msg_t *resp,
 {
 	size_t n = (size_t)slurm_list_count(resp->assoc_shares_list), top = 0;
 	long *stack = malloc((n + 1) * sizeof(*stack));
-	ListIterator it;
+	list_itr_t *it;
 	assoc_shares_object_t *o;
 	uint64_t root = 0;
 	int rc = TS_OK;
@@ -376,7 +383,7 @@ int shares_rpc_load(struct share_set *s, const struct cli *c, int need_tree,
 {
 	shares_response_msg_t *shown = NULL, *all = NULL;
 	struct ts_error err = TS_ERROR_INIT;
-	List users = NULL, accounts = NULL;
+	list_t *users = NULL, *accounts = NULL;
 	int rc = -1;
 
 	if (shares_rpc_setup(c->verbose, msg, len))

@@ -5,7 +5,11 @@
  * (node_state & NODE_STATE_BASE) is IDLE, ALLOCATED, MIXED, DOWN, ...;
  * power saving adds flags POWERED_DOWN ("~"), POWERING_DOWN ("%"),
  * POWERING_UP ("#"), and COMPLETING marks a node still ending a job.
+ * 24.11 keeps these flags and values, and the fields read here.  Failed
+ * calls leave their error in errno (22.05's slurm_get_errno() only
+ * returned errno; 24.11 no longer exports it).
  */
+#include <errno.h>
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 #include <stdlib.h>
@@ -35,7 +39,7 @@ static int load_nodes(node_info_msg_t **msg, struct ts_error *err)
 	np_slurm_init();
 	if (slurm_load_node((time_t)0, msg, SHOW_ALL) != SLURM_SUCCESS)
 		return ts_error_set(err, TS_EIO, -1, "slurm_load_node: %s",
-				    slurm_strerror(slurm_get_errno()));
+				    slurm_strerror(errno));
 	return TS_OK;
 }
 
@@ -80,7 +84,7 @@ int np_slurm_snapshot(struct np_slurm_snapshot *s, struct ts_error *err)
 	s->node_msg = nodes;
 	if (slurm_load_jobs((time_t)0, &jobs, SHOW_ALL) != SLURM_SUCCESS) {
 		rc = ts_error_set(err, TS_EIO, -1, "slurm_load_jobs: %s",
-				  slurm_strerror(slurm_get_errno()));
+				  slurm_strerror(errno));
 		np_slurm_snapshot_free(s);
 		return rc;
 	}
@@ -146,6 +150,6 @@ int np_slurm_power_up(const char *expr, struct ts_error *err)
 	if (slurm_update_node(&msg) != SLURM_SUCCESS)
 		return ts_error_set(err, TS_EIO, -1,
 				    "slurm_update_node(%s, power_up): %s", expr,
-				    slurm_strerror(slurm_get_errno()));
+				    slurm_strerror(errno));
 	return TS_OK;
 }

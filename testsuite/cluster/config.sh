@@ -19,6 +19,11 @@
 #  - PluginDir: the project's build output first, Debian's second.
 
 LAB_CLUSTER_NAME=tslab
+
+# The installed Slurm's version ("24.11.5") and as one comparable number
+# (241105): what differs between releases is decided on these.
+LAB_SLURM=$(slurmctld -V 2>/dev/null | awk '{ print $2 }')
+LAB_SLURM_NUM=$(awk -F. '{ printf "%d%02d%02d", $1, $2, $3 }' <<<"${LAB_SLURM:-0.0.0}")
 LAB_DEFAULT_CPUS=16
 LAB_SRUN_PORTS=20
 LAB_DEFAULT_FS_WEIGHT=10000
@@ -61,6 +66,7 @@ write_lab_env()
 LAB_PLUGIN=$PLUGIN
 LAB_CLUSTER_NAME=$LAB_CLUSTER_NAME
 LAB_DBD_OF=$DBD_OF
+LAB_SLURM=$LAB_SLURM
 LAB_NODES=$NODES
 LAB_CPUS=$CPUS
 LAB_NO_NODES=$NO_NODES
@@ -118,6 +124,8 @@ SlurmdTimeout=60
 KillWait=5
 InactiveLimit=0
 MinJobAge=300
+# no mail is sent; 24.11 logs an error for a MailProg that is not there
+MailProg=/bin/true
 
 AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=127.0.0.1
@@ -148,6 +156,20 @@ EOF
 		echo "Include $DIR/etc/extra.conf"
 	fi
 	} >"$DIR/etc/slurm.conf"
+}
+
+# write_cgroup_conf - $DIR/etc/cgroup.conf (beside slurm.conf, where slurmd
+# looks).  From 23.02 on, slurmd initialises a cgroup plugin even with
+# proctrack/linuxproc and task/none and fails without a cgroup filesystem
+# ("No filesystem mounted on /sys/fs/cgroup", Debian 13 root):
+# CgroupPlugin=disabled.  22.05 knows no "disabled" and needs no file.
+write_cgroup_conf()
+{
+	[ "$LAB_SLURM_NUM" -ge 230200 ] || return 0
+	cat >"$DIR/etc/cgroup.conf" <<EOF
+# cgroup.conf of the treeshare cluster lab in $DIR (Slurm $LAB_SLURM)
+CgroupPlugin=disabled
+EOF
 }
 
 # write_slurmdbd_conf DBPASS - $DIR/etc/slurmdbd.conf, next to slurm.conf

@@ -29,6 +29,22 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 # shellcheck source=tap.sh
 . "$TS_LIB_DIR/tap.sh"
 
+# The installed Slurm release ("24.11.5") and as one comparable number
+# (241105); output formats differ by release.  slurmctld -V, as the
+# cluster tool: 24.11's client commands read slurm.conf even for -V, and
+# retry for 60 s while the lab's does not exist yet.
+TS_SLURM=$(slurmctld -V 2>/dev/null | awk '{ print $2 }')
+TS_SLURM_NUM=$(awk -F. '{ printf "%d%02d%02d", $1, $2, $3 }' <<<"${TS_SLURM:-0.0.0}")
+
+# The columns of "sprio -l" (sprio.c's long format): 24.11 added ACCOUNT
+# after USER and QOSNAME after the partition factor (whose header says
+# PARTITION a second time; PARTPRIO here).
+if [ "$TS_SLURM_NUM" -ge 241100 ]; then
+	TS_SPRIO_LONG="JOBID PARTITION USER ACCOUNT PRIORITY SITE AGE ASSOC FAIRSHARE JOBSIZE PARTPRIO QOSNAME QOS NICE"
+else
+	TS_SPRIO_LONG="JOBID PARTITION USER PRIORITY SITE AGE ASSOC FAIRSHARE JOBSIZE PARTPRIO QOS NICE"
+fi
+
 # ts_die MSG - message on stderr, return 1 (callers: "|| return 1").
 ts_die()
 {
@@ -217,15 +233,24 @@ ts_sshare_get()
 	END { exit !found }' "$1"
 }
 
+# ts_sprio_col FIELD - FIELD's column (1-based) in "sprio -l" lines.
+ts_sprio_col()
+{
+	awk -v f="$1" -v names="$TS_SPRIO_LONG" 'BEGIN {
+		n = split(names, c, " ")
+		for (i = 1; i <= n; i++) if (c[i] == f) { print i; exit }
+		exit 1 }'
+}
+
 # ts_sprio_get FILE JOBID FIELD - one value of an "sprio -l -h" file.
-# FIELD: USER PRIORITY SITE AGE ASSOC FAIRSHARE JOBSIZE PARTPRIO QOS NICE.
+# FIELD: USER PRIORITY SITE AGE ASSOC FAIRSHARE JOBSIZE PARTPRIO QOS NICE
+# (and from 24.11 ACCOUNT QOSNAME).
 ts_sprio_get()
 {
-	awk -v j="$2" -v f="$3" '
-	BEGIN { split("JOBID PARTITION USER PRIORITY SITE AGE ASSOC " \
-		      "FAIRSHARE JOBSIZE PARTPRIO QOS NICE", n, " ")
-		for (i in n) col[n[i]] = i }
-	$1 == j { print $(col[f]); found = 1; exit }
+	local c
+	c=$(ts_sprio_col "$3") || { ts_die "ts_sprio_get: no sprio column $3"; return 1; }
+	awk -v j="$2" -v c="$c" '
+	$1 == j { print $c; found = 1; exit }
 	END { exit !found }' "$1"
 }
 
@@ -285,6 +310,21 @@ ts_decay_log_times()
 		"$TS_CLUSTER_DIR/log/slurmctld.log" |
 		sed -n 's/^\[\([^].]*\)\.[0-9]*\].*/\1/p' |
 		while read -r t; do date -d "$t" +%s; done
+}
+
+# ------------------------------------------------------------ reconfigure
+
+# TS_RECONF_KEEPS - 1 when "scontrol reconfigure" with a configuration
+# slurmctld refuses leaves the lab's slurmctld running on its previous
+# one (22.05: the plugin keeps its settings), 0 from 24.11: reconfigure
+# re-executes slurmctld, in the lab's attached mode (-D) in place, and the
+# new process cannot start (daemonised, the old process would stay).
+if [ "$TS_SLURM_NUM" -ge 241100 ]; then TS_RECONF_KEEPS=0; else TS_RECONF_KEEPS=1; fi
+
+# ts_ctld_stopped - the slurmctld the cluster tool started has exited.
+ts_ctld_stopped()
+{
+	[ -z "$(ts_pids_alive "$(ts_daemon_pid slurmctld)")" ]
 }
 
 # ------------------------------------------------------------ processes

@@ -17,7 +17,7 @@
 scenario_restart()
 {
 	local snap=$TS_CLUSTER_DIR/snap t1 t2 hl period bad="" line
-	local acct user before after lo n=0 order_before order_after
+	local acct user before after lo n=0 order_before order_after prio
 
 	if [ ! -s "$snap/pending.sshare" ]; then
 		not_ok "$P: usage survives a slurmctld restart" \
@@ -61,8 +61,9 @@ scenario_restart()
 			"${bad:-only $n associations had usage before the restart}"
 	fi
 
-	order_before=$(sort -k4,4nr -k1,1n "$snap/before-restart.sprio" | awk '{ print $3 }' | xargs)
-	order_after=$(sort -k4,4nr -k1,1n "$snap/after-restart.sprio" | awk '{ print $3 }' | xargs)
+	prio=$(ts_sprio_col PRIORITY)
+	order_before=$(sort -k"$prio,$prio"nr -k1,1n "$snap/before-restart.sprio" | awk '{ print $3 }' | xargs)
+	order_after=$(sort -k"$prio,$prio"nr -k1,1n "$snap/after-restart.sprio" | awk '{ print $3 }' | xargs)
 	if [ "$order_before" = "$order_after" ]; then
 		ok "$P: pending jobs keep their sprio order across a slurmctld restart ($order_after)"
 	else

@@ -13,7 +13,10 @@
 #     FairShare in the client (NO_FAIR_TREE) gets PBS's factor from the
 #     plugin; scontrol show config shows the PriorityParameters in force;
 #  2. a bad key at the next reconfigure is one log line naming it and the
-#     settings kept, and after the next cycle the factors are still PBS's;
+#     settings kept, and after the next cycle the factors are still PBS's
+#     (22.05); on 24.11 the re-executed slurmctld stops instead, and,
+#     started again with fairshare=pbs, the factors are PBS's after the
+#     next cycle (lib.sh, TS_RECONF_KEEPS);
 #  3. a formula that does not compile makes slurmctld refuse to start,
 #     the column of the error in slurmctld.log.
 #
@@ -239,7 +242,27 @@ scenario_extensions()
 	want="usage_windw (column 15): unknown key"
 	"$TS_CLUSTER" conf PriorityParameters=fairshare=pbs,usage_windw=1h
 	scontrol reconfigure >>"$snap/ext-reconf.out" 2>&1
-	if wait_for 30 "the reconfigure error in slurmctld.log" ext_log_has "$line" \
+	if [ "$TS_RECONF_KEEPS" = 0 ]; then
+		# 24.11: the re-executed slurmctld refuses the key and ends
+		# (lib.sh, TS_RECONF_KEEPS); started again with fairshare=pbs,
+		# PBS's factors hold over the next cycle.
+		if wait_for 30 "the refusal in slurmctld.log" ext_log_has "$line" \
+			"$want; known keys are fairshare, usage_window, usage_depth, usage_decay, fs_targets, fs_policy and formula; this slurmctld cannot start" &&
+		   [ "$(tail -n "+$((line + 1))" "$EXT_LOG" | grep -c usage_windw)" = 1 ] &&
+		   wait_for 30 "slurmctld to end" ts_ctld_stopped &&
+		   "$TS_CLUSTER" conf PriorityParameters=fairshare=pbs &&
+		   "$TS_CLUSTER" restart slurmctld >"$snap/ext-keep.err" 2>&1 &&
+		   ts_wait_usage_change 90 2>>"$snap/ext-keep.err" &&
+		   ext_settle ext-kept 2>>"$snap/ext-keep.err" &&
+		   bad=$(ext_check_pbs ext-kept); then
+			ok "$P: a bad PriorityParameters key at reconfigure is logged naming it and stops the re-executed slurmctld (24.11, attached); restarted with fairshare=pbs, PBS's factors hold over the next cycle"
+		else
+			not_ok "$P: a bad PriorityParameters key at reconfigure is logged naming it and stops the re-executed slurmctld (24.11, attached); restarted with fairshare=pbs, PBS's factors hold over the next cycle" \
+				"want: $want ...; this slurmctld cannot start" \
+				"$(tail -n "+$((line + 1))" "$EXT_LOG" | grep -F usage_windw)" \
+				"$(cat "$snap/ext-keep.err")" "$bad"
+		fi
+	elif wait_for 30 "the reconfigure error in slurmctld.log" ext_log_has "$line" \
 		"$want; known keys are fairshare, usage_window, usage_depth, usage_decay, fs_targets, fs_policy and formula; running configuration kept (PriorityParameters in force: 'fairshare=pbs')" &&
 	   ts_wait_usage_change 90 2>"$snap/ext-keep.err" &&
 	   ext_settle ext-kept 2>>"$snap/ext-keep.err" &&

@@ -3,7 +3,9 @@
 #
 #  1. a bad PriorityParameters key at "scontrol reconfigure" is logged in
 #     one line naming the key, and slurmctld keeps running with the
-#     configuration in force;
+#     configuration in force (22.05), or the re-executed slurmctld stops
+#     and starts again on its state without the key (24.11; lib.sh,
+#     TS_RECONF_KEEPS);
 #  2. the same usage state read by Debian's priority/multifactor and by
 #     priority/treeshare (PriorityType switched, slurmctld restarted each
 #     time) gives identical "sshare -l -a -P" and "sprio -l -h" text,
@@ -118,7 +120,25 @@ scenario_switch()
 	want="priority/treeshare: PriorityParameters=$params: $key (column 1): unknown key"
 	"$TS_CLUSTER" conf PriorityParameters="$params"
 	scontrol reconfigure >"$snap/switch-reconf.out" 2>&1
-	if wait_for 30 "the reconfigure error in slurmctld.log" \
+	if [ "$TS_RECONF_KEEPS" = 0 ]; then
+		# 24.11: the re-executed slurmctld refuses the key and ends
+		# (lib.sh, TS_RECONF_KEEPS); it starts again without it.
+		if wait_for 30 "the refusal in slurmctld.log" \
+			switch_log_has "$line" "$want" "; this slurmctld cannot start" &&
+		   [ "$(switch_log_since "$line" | grep -c -- "$key")" = 1 ] &&
+		   wait_for 30 "slurmctld to end" ts_ctld_stopped &&
+		   switch_conf_drop PriorityParameters &&
+		   "$TS_CLUSTER" restart slurmctld >>"$snap/switch-reconf.out" 2>&1 &&
+		   wait_for 30 "sprio after the restart" ts_sprio_lists "${PEND[@]}"; then
+			ok "$P: a bad PriorityParameters key at reconfigure is one log line naming it; the re-executed slurmctld (24.11, attached) stops, and starts again on its state without it"
+		else
+			not_ok "$P: a bad PriorityParameters key at reconfigure is one log line naming it; the re-executed slurmctld (24.11, attached) stops, and starts again on its state without it" \
+				"want: $want ...; this slurmctld cannot start" \
+				"$(switch_log_since "$line" | grep -- "$key")" \
+				"slurmctld pid $(ts_daemon_pid slurmctld) alive: $(ts_pids_alive "$(ts_daemon_pid slurmctld)")" \
+				"$(cat "$snap/switch-reconf.out")"
+		fi
+	elif wait_for 30 "the reconfigure error in slurmctld.log" \
 		switch_log_has "$line" "$want" "; running configuration kept" &&
 	   [ "$(switch_log_since "$line" | grep -c -- "$key")" = 1 ] &&
 	   scontrol ping | grep -q 'is UP' && ts_sprio_lists "${PEND[@]}"; then

@@ -24,6 +24,11 @@ B=$D.bmc
 export SLURM_CONF=$D/etc/slurm.conf
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 NODES="n1 n2 n3 n4"
+# SLURM_RESUME_FILE's key for all nodes of a pass: "all_nodes" in 22.05,
+# "all_nodes_resume" in 24.11 (src/slurmctld/power_save.c).
+slurm_num=$(slurmctld -V | awk '{ split($2, v, "."); printf "%d%02d%02d", v[1], v[2], v[3] }')
+ALL_NODES_KEY=all_nodes
+[ "$slurm_num" -ge 241100 ] && ALL_NODES_KEY=all_nodes_resume
 X=$(mktemp -d /tmp/np-e2e-XXXXXX)
 
 cleanup() {
@@ -303,7 +308,7 @@ else
 	show_logs
 fi
 check "slurmctld's ResumeProgram call for the power-up of n[3-4] is logged" \
-	has_line "$D/log/node_power.log" ';node_power_on;request: resume n\[(3-4|1-4)\] \([24] nodes\); SLURM_RESUME_FILE: \{"jobs":.*"all_nodes":"n\[(3-4|1-4)\]"\}$'
+	has_line "$D/log/node_power.log" ';node_power_on;request: resume n\[(3-4|1-4)\] \([24] nodes\); SLURM_RESUME_FILE: \{"jobs":.*"'"$ALL_NODES_KEY"'":"n\[(3-4|1-4)\]"\}$'
 # The capmc site's next cycle ramps the now allocated n[1-2] back up.
 : >"$X/capmc/calls.log"
 "$NP" -c "$X/capmc.json" cycle

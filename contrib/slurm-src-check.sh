@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# slurm-src-check.sh SLURM_SRC [STAMP] - is SLURM_SRC a Slurm source tree
+# treeshare may be built against?  It must be
+#   - configured: config.h and slurm/slurm_version.h made by its configure;
+#   - a release: META's "Release:" is 1 (upstream's pre-releases carry 0rc1,
+#     0pre1, ... there, and configure then appends it to
+#     SLURM_VERSION_STRING), config.h agrees, and slurm_version.h's
+#     SLURM_VERSION_NUMBER is META's Major.Minor.Micro;
+#   - not a git snapshot: a tree with .git must have HEAD exactly at the
+#     release's tag (slurm-MM-mm-u-1) with no tracked file changed;
+#   - a supported release: plugins/slurm_compat.h, the one place that
+#     knows the releases, must compile against the tree (it stops with
+#     #error on any other release; its message is passed on).
+# A plugin built against anything else may load into a slurmctld of the
+# same version number and then misbehave (structures laid out otherwise),
+# so the build stops here, naming the tree and why.  With STAMP, writes
+# "VERSION PATH" there (only when that changed, so make rebuilds only then).
+set -u
+
+src=${1:?usage: slurm-src-check.sh SLURM_SRC [STAMP]}
+stamp=${2:-}
+die() { echo "treeshare: SLURM_SRC=$src: $*" >&2; exit 1; }
+
+[ -d "$src" ] || die "no such directory (run make deps, or give a configured Slurm source tree)"
+src=$(cd "$src" && pwd)
+[ -f "$src/META" ] || die "not a Slurm source tree (no META file)"
+[ -f "$src/config.h" ] && [ -f "$src/slurm/slurm_version.h" ] ||
+	die "not configured (no config.h or slurm/slurm_version.h): run its ./configure first"
+
+meta() { sed -n "s/^[[:space:]]*$1:[[:space:]]*\([^[:space:]]*\).*/\1/p" "$src/META" | head -1; }
+major=$(meta Major) minor=$(meta Minor) micro=$(meta Micro)
+release=$(meta Release) version=$(meta Version)
+[[ $major =~ ^[0-9]+$ && $minor =~ ^[0-9]+$ && $micro =~ ^[0-9]+$ ]] ||
+	die "META has no numeric Major/Minor/Micro ('$major' '$minor' '$micro')"
+name="$major.$minor.$micro"
+[ "$version" = "$name" ] || die "META's Version '$version' is not Major.Minor.Micro '$name'"
+if [ "$release" != 1 ]; then
+	die "Slurm $name-$release is a pre-release or snapshot (META Release: $release), not a release; treeshare builds only against released Slurm"
+fi
+cfg_release=$(sed -n 's/^#define RELEASE "\(.*\)"$/\1/p' "$src/config.h")
+cfg_string=$(sed -n 's/^#define SLURM_VERSION_STRING "\(.*\)"$/\1/p' "$src/config.h")
+[ "$cfg_release" = 1 ] && [ "$cfg_string" = "$name" ] ||
+	die "config.h (RELEASE '$cfg_release', SLURM_VERSION_STRING '$cfg_string') does not match META ($name, release $release): configure this tree again"
+num=$(sed -n 's/^#define SLURM_VERSION_NUMBER \(0x[0-9a-fA-F]*\)$/\1/p' "$src/slurm/slurm_version.h")
+want=$(printf '0x%02x%02x%02x' "$((10#$major))" "$((10#$minor))" "$((10#$micro))")
+[ -n "$num" ] && [ $((num)) = $((want)) ] ||
+	die "slurm/slurm_version.h has SLURM_VERSION_NUMBER '$num', META says $name ($want): configure this tree again"
+
+if [ -e "$src/.git" ]; then
+	tag=$(printf 'slurm-%s-%s-%s-1' "$major" "$minor" "$micro")
+	command -v git >/dev/null || die "a git checkout, and git is not installed to check that it is the release $tag"
+	head_tag=$(git -C "$src" describe --exact-match --tags HEAD 2>/dev/null)
+	[ "$head_tag" = "$tag" ] ||
+		die "a git snapshot: HEAD $(git -C "$src" rev-parse --short HEAD 2>/dev/null) is not the release tag $tag${head_tag:+ (it is $head_tag)}"
+	git -C "$src" diff --quiet HEAD -- 2>/dev/null ||
+		die "a git checkout of $tag with changed files (git diff HEAD); treeshare builds only against the release as tagged"
+fi
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$(printf '#include "plugins/slurm_compat.h"\n' |
+	${CC:-cc} ${CFLAGS:-} -std=c11 -D_GNU_SOURCE -fsyntax-only -iquote "$top" -I"$src" -x c - 2>&1) ||
+	die "Slurm $name is refused by plugins/slurm_compat.h: $(sed -n 's/.*#error "\(.*\)"$/\1/p' <<<"$out" | head -1 |
+		grep . || echo "plugins/slurm_compat.h does not compile against it: $(grep -m1 'error' <<<"$out")")"
+
+if [ -n "$stamp" ]; then
+	mkdir -p "$(dirname "$stamp")"
+	echo "$name $src" >"$stamp.tmp"
+	if cmp -s "$stamp.tmp" "$stamp"; then rm -f "$stamp.tmp"; else mv "$stamp.tmp" "$stamp"; fi
+fi
+exit 0

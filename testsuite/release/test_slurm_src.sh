@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test_slurm_src.sh BUILD - stage "slurm-src": which Slurm trees the build
+# accepts (contrib/slurm-src-check.sh, docs/treeshare-build.7).  The real
+# tree make deps configured (BUILD/slurm-src) is accepted; copies of its
+# version files, altered as upstream's pre-releases, git snapshots,
+# unconfigured and unsupported trees would be, are refused with a message
+# naming the tree and the reason, and "make SLURM_SRC=..." stops on them
+# before compiling anything.  TAP to BUILD/check/slurm-src.tap.
+set -u
+build=${1:-build}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+real=$top/$build/slurm-src
+CHECK=$top/contrib/slurm-src-check.sh
+TAP_FILE=$top/$build/check/slurm-src.tap
+mkdir -p "$(dirname "$TAP_FILE")"
+rm -f "$TAP_FILE"
+export TAP_FILE
+# shellcheck source=../cluster/tap.sh
+. "$top/testsuite/cluster/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# fake NAME - a tree with the real tree's META, config.h and
+# slurm/slurm_version.h (and what slurm_compat.h includes), in $tmp/NAME.
+fake()
+{
+	local d=$tmp/$1
+	mkdir -p "$d/slurm" "$d/src/common"
+	cp "$real/META" "$real/config.h" "$d/"
+	cp "$real"/slurm/*.h "$d/slurm/"
+	cp "$real/src/common/list.h" "$d/src/common/" 2>/dev/null
+	echo "$d"
+}
+
+# fake_release NAME MAJOR MINOR MICRO - a fake tree claiming that release.
+fake_release()
+{
+	local d
+	d=$(fake "$1")
+	sed -i -e "s/^\( *Major:\s*\).*/\1$2/" -e "s/^\( *Minor:\s*\).*/\1$3/" \
+		-e "s/^\( *Micro:\s*\).*/\1$4/" -e "s/^\( *Version:\s*\).*/\1$2.$3.$4/" "$d/META"
+	sed -i "s/^#define SLURM_VERSION_STRING .*/#define SLURM_VERSION_STRING \"$2.$3.$4\"/" "$d/config.h"
+	sed -i "s/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER $(printf '0x%02x%02x%02x' "$((10#$2))" "$((10#$3))" "$((10#$4))")/" \
+		"$d/slurm/slurm_version.h"
+	echo "$d"
+}
+# refused NAME TREE PATTERN - the check fails on TREE with one line
+# matching PATTERN that names the tree.
+refused()
+{
+	local out rc
+	out=$(bash "$CHECK" "$2" 2>&1)
+	rc=$?
+	if [ "$rc" != 0 ] && [ "$(grep -c . <<<"$out")" = 1 ] &&
+	   [[ $out == "treeshare: SLURM_SRC=$2: "* ]] && grep -qE -- "$3" <<<"$out"; then
+		ok "$1: refused ($out)"
+	else
+		not_ok "$1: refused with a message matching /$3/" "exit $rc: $out"
+	fi
+}
+
+if [ ! -f "$real/config.h" ]; then
+	not_ok "make deps configured $real"
+	exit 1
+fi
+read -r major minor micro < <(awk '/^ *(Major|Minor|Micro):/ { printf "%s ", $2 }' "$real/META")
+name=$major.$minor.$micro
+
+if out=$(bash "$CHECK" "$real" "$tmp/stamp" 2>&1) &&
+   [ "$(cat "$tmp/stamp")" = "$name $real" ]; then
+	ok "the tree make deps configured (Slurm $name) is accepted and stamped"
+else
+	not_ok "the tree make deps configured (Slurm $name) is accepted" "$out"
+fi
+
+d=$(fake prerelease)
+sed -i 's/^\( *Release:\s*\).*/\10rc1/' "$d/META"
+refused "a pre-release tree (META Release: 0rc1)" "$d" "pre-release or snapshot \(META Release: 0rc1\)"
+
+d=$(fake stale)
+sed -i "s/^#define SLURM_VERSION_STRING .*/#define SLURM_VERSION_STRING \"$name-0pre1\"/" "$d/config.h"
+refused "a tree configured for another META (config.h says $name-0pre1)" "$d" "does not match META"
+
+d=$(fake unconfigured)
+rm -f "$d/config.h"
+refused "an unconfigured tree (no config.h)" "$d" "not configured"
+
+d=$(fake numbers)
+sed -i 's/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER 0x170b00/' "$d/slurm/slurm_version.h"
+refused "a tree whose slurm_version.h disagrees with META" "$d" "SLURM_VERSION_NUMBER '0x170b00'"
+
+d=$(fake_release unsupported "$major" "$minor" 99)
+refused "a release treeshare does not support ($major.$minor.99)" "$d" "Slurm $major.$minor.99 is refused by plugins/slurm_compat.h: unsupported Slurm release"
+
+d=$(fake_release v2605 26 05 5)
+refused "Slurm 26.05.5 (Debian forky/sid), not yet built against its exact source" "$d" \
+	"Slurm 26.05.5 is refused by plugins/slurm_compat.h: Slurm 26.05.5 is not yet supported"
+
+if command -v git >/dev/null; then
+	d=$(fake gitsnap)
+	(cd "$d" && git init -q && git add META && git -c user.name=t -c user.email=t@t commit -q -m snap) >/dev/null 2>&1
+	refused "a git checkout whose HEAD is not the release tag" "$d" "a git snapshot: HEAD [0-9a-f]+ is not the release tag slurm-$major-$minor-$micro-1"
+fi
+
+# make stops on a refused tree before compiling anything
+d=$tmp/prerelease
+out=$(cd "$top" && make --no-print-directory BUILD="$tmp/b" SLURM_SRC="$d" \
+	"$tmp/b/lib/slurm/priority_treeshare.so" 2>&1)
+rc=$?
+if [ "$rc" != 0 ] && grep -q "pre-release or snapshot" <<<"$out" &&
+   ! grep -qE '^(cc|gcc|clang) .*priority_treeshare' <<<"$out"; then
+	ok "make SLURM_SRC=<pre-release tree> stops before compiling the plugin"
+else
+	not_ok "make SLURM_SRC=<pre-release tree> stops before compiling the plugin" "exit $rc" "$out"
+fi
+echo "1..$(grep -cE '^(not )?ok' "$TAP_FILE")" >>"$TAP_FILE"
+! grep -q '^not ok' "$TAP_FILE"
