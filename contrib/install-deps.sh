@@ -63,8 +63,7 @@ packages=(
 )
 
 installed() {
-	dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null |
-		grep -q '^install ok installed$'
+	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
 }
 
 export DEBIAN_FRONTEND=noninteractive
@@ -79,8 +78,8 @@ apt_update() {
 if [ -z "$llvm" ]; then
 	# another release: clang's own dependency names the version
 	installed clang || apt_update
-	llvm=$(apt-cache depends clang 2>/dev/null |
-		sed -n 's/^ *Depends: clang-\([0-9][0-9]*\)$/\1/p' | head -1)
+	llvm=$(apt-cache depends clang 2>/dev/null | awk '
+		!v && /^ *Depends: clang-[0-9]+$/ { v = substr($2, 7) } END { print v }')
 	[ -n "$llvm" ] || die "cannot tell which clang-N the 'clang' package of $codename depends on"
 fi
 packages+=("libclang-rt-$llvm-dev")
@@ -123,19 +122,22 @@ fi
 # --- deb-src entries for the running release ---------------------------
 # $(CODENAME) of apt's index targets is the distribution as written in
 # the sources (bookworm, trixie-security, ...).
+# Read once into a variable: awk leaving a pipe early would make
+# apt-get fail on the closed pipe, and pipefail and -e end the script.
 targets() {
-	apt-get indextargets --format '$(CREATED_BY) $(CODENAME) $(REPO_URI)' 2>/dev/null
+	apt-get indextargets --format '$(CREATED_BY) $(CODENAME) $(REPO_URI)' 2>/dev/null || true
 }
+tg=$(targets)
 # The release itself, and its -updates and -security where apt has
 # binary packages from them (sid has neither).
 want_suites=("$codename")
 for s in "$codename-updates" "$codename-security"; do
-	targets | awk -v s="$s" '$1 == "Packages" && $2 == s { f = 1 } END { exit !f }' &&
+	awk -v s="$s" '$1 == "Packages" && $2 == s { f = 1 } END { exit !f }' <<<"$tg" &&
 		want_suites+=("$s")
 done
 need=()
 for s in "${want_suites[@]}"; do
-	targets | awk -v s="$s" '$1 == "Sources" && $2 == s { f = 1 } END { exit !f }' ||
+	awk -v s="$s" '$1 == "Sources" && $2 == s { f = 1 } END { exit !f }' <<<"$tg" ||
 		need+=("$s")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -145,7 +147,7 @@ if [ ${#need[@]} -gt 0 ]; then
 		echo "# added by treeshare's contrib/install-deps.sh: the exact Slurm source"
 		for s in "${need[@]}"; do
 			# the archive the binary packages of this suite come from
-			uri=$(targets | awk -v s="$s" '$1 == "Packages" && $2 == s { sub(/\/$/, "", $3); print $3; exit }')
+			uri=$(awk -v s="$s" '$1 == "Packages" && $2 == s && !u { sub(/\/$/, "", $3); u = $3 } END { print u }' <<<"$tg")
 			if [ -z "$uri" ]; then
 				case $s in
 				*-security) uri=http://deb.debian.org/debian-security ;;
@@ -175,8 +177,8 @@ rm -rf "$dl" "$src_dir"
 mkdir -p "$dl"
 # Every suite's URIs for each file; the .dsc, the orig and debian tarballs.
 for d in $dists; do
-	"${apt_get[@]}" source --print-uris -qq "slurm-wlm/$d" 2>/dev/null |
-		awk -v d="$d" "\$1 ~ /^'/ { gsub(/'/, \"\", \$1); print \$2, \$4, \$1 }"
+	{ "${apt_get[@]}" source --print-uris -qq "slurm-wlm/$d" 2>/dev/null || true; } |
+		awk "\$1 ~ /^'/ { gsub(/'/, \"\", \$1); print \$2, \$4, \$1 }"
 done >"$dl/uris"
 files=$(awk '{ print $1 }' "$dl/uris" | sort -u)
 ver_noepoch=${ctld_version#*:}

@@ -30,7 +30,7 @@ host_mirror()
 	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 	apt-get indextargets --format '$(CODENAME) $(REPO_URI)' \
 		'Created-By: Packages' 2>/dev/null |
-		awk -v want="$codename$1" '$1 == want { sub(/\/$/, "", $2); print $2; exit }'
+		awk -v want="$codename$1" '$1 == want && !u { sub(/\/$/, "", $2); u = $2 } END { print u }'
 }
 
 cmd_create()

@@ -97,10 +97,13 @@ d=$(fake_release v2605 26 05 5)
 refused "Slurm 26.05.5 (Debian forky/sid), not yet built against its exact source" "$d" \
 	"Slurm 26.05.5 is refused by plugins/slurm_compat.h: Slurm 26.05.5 is not yet supported"
 
+d=$(fake gitsnap)
 if command -v git >/dev/null; then
-	d=$(fake gitsnap)
 	(cd "$d" && git init -q && git add META && git -c user.name=t -c user.email=t@t commit -q -m snap) >/dev/null 2>&1
 	refused "a git checkout whose HEAD is not the release tag" "$d" "a git snapshot: HEAD [0-9a-f]+ is not the release tag slurm-$major-$minor-$micro-1"
+else
+	mkdir "$d/.git"
+	refused "a git checkout, git not installed to check its HEAD" "$d" "a git checkout, and git is not installed"
 fi
 
 # make stops on a refused tree before compiling anything
