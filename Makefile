@@ -1,15 +1,19 @@
 # treeshare - top-level Makefile (non-recursive; each directory adds its
 # rules in a module.mk fragment included below).
 #
-#   make deps     install packages, fetch + configure Slurm's source (root)
-#   make          libtreeshare, the plugin, sshare-ext, node_power
-#   make check    every test stage; last line "N passed, N failed"
-#   make demo     a live single-machine Slurm cluster running treeshare
-#   make bench    treeshare vs Debian's priority/multifactor, side by side
-#   make fuzz     the fuzz targets, longer than in make check
+#   make deps       install packages, fetch + configure Slurm's source (root)
+#   make            libtreeshare, the plugin, sshare-ext, node_power; on a
+#                   fresh clone it runs make deps first (as root)
+#   make check      every test stage; last line "N passed, N failed"
+#   make demo       a live single-machine Slurm cluster running treeshare
+#   make bench      treeshare vs Debian's priority/multifactor, side by side
+#   make fuzz       the fuzz targets, longer than in make check
 #   make check-release DIST=trixie
-#                 make check inside a fresh Debian DIST root (mmdebstrap)
-#   make install  PREFIX=/usr/local PLUGINDIR=/usr/local/lib/slurm
+#                   make check inside a fresh Debian DIST root (mmdebstrap)
+#   make install    PREFIX=/usr/local, the plugin into Slurm's PluginDir;
+#   make uninstall  DESTDIR honoured (see "install" below)
+#   make deb        Debian packages treeshare and treeshare-as-multifactor
+#                   for the installed Slurm, in build/deb (debian/)
 #   make clean
 
 CC ?= cc
@@ -19,10 +23,17 @@ endif
 FUZZ_CC ?= clang
 BUILD ?= build
 PREFIX ?= /usr/local
-PLUGINDIR ?= $(PREFIX)/lib/slurm
-MANDIR ?= $(PREFIX)/share/man
 SLURM_SRC ?= $(BUILD)/slurm-src
-DEB_PLUGINDIR := /usr/lib/x86_64-linux-gnu/slurm-wlm
+# The PluginDir of the Slurm we build against (its configured source is
+# Debian's installed version): where Debian's slurm-wlm-basic-plugins put
+# priority_multifactor.so, on Debian /usr/lib/<multiarch>/slurm-wlm.
+# Without dpkg (a Slurm built from source): pass PLUGINDIR=.
+SLURM_PLUGINDIR := $(patsubst %/priority_multifactor.so,%,$(filter \
+	%/priority_multifactor.so,$(shell dpkg-query -L \
+	slurm-wlm-basic-plugins 2>/dev/null)))
+DEB_PLUGINDIR := $(or $(SLURM_PLUGINDIR),/usr/lib/x86_64-linux-gnu/slurm-wlm)
+PLUGINDIR ?= $(or $(SLURM_PLUGINDIR),$(PREFIX)/lib/slurm)
+MANDIR ?= $(PREFIX)/share/man
 # The configured tree's release, "22.05" or "24.11" (empty before make
 # deps); plugins/slurm_compat.h refuses a release it does not know.
 SLURM_SERIES := $(shell sed -n 's/^\#define SLURM_VERSION_STRING "\([0-9]*\.[0-9]*\)\..*"/\1/p' \
@@ -35,12 +46,41 @@ BASE_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE $(WARN) -fPIC \
 	-Isrc
 export CC BUILD SLURM_SRC
 
-.PHONY: all deps check bench fuzz demo install clean check-stages
+.PHONY: all deps deps-deb check bench fuzz demo install uninstall deb \
+	programs clean check-stages
 all:
 
 deps:
 	@mkdir -p $(BUILD)
 	@bash contrib/install-deps.sh $(abspath $(BUILD))
+
+# Plain "make" on a fresh clone: nothing builds before make deps has
+# installed the packages and configured Slurm's source, and the
+# pkg-config look-ups of the fragments need those packages when they are
+# read.  So, while $(SLURM_SRC) is not configured, $(BUILD)/deps.mk is
+# included: GNU make remakes it first (running make deps, as root), then
+# reads every makefile again.  Not root: one line saying what to run.
+DEPS_STAMP := $(SLURM_SRC)/.treeshare-configured
+NO_DEPS_GOALS := deps deps-deb clean help
+ifeq ($(wildcard $(DEPS_STAMP)),)
+ifneq ($(filter-out $(NO_DEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifneq ($(shell id -u),0)
+$(error $(SLURM_SRC) is not configured yet: run "make deps" as root (it installs Debian's packages and configures Slurm's source), then make again)
+endif
+include $(BUILD)/deps.mk
+endif
+endif
+$(BUILD)/deps.mk:
+	@mkdir -p $(BUILD)
+	@bash contrib/install-deps.sh $(abspath $(BUILD))
+	@echo '# written by make once make deps had run' >$@
+
+# make deb's tools: debhelper and lintian to build and check the
+# packages, mmdebstrap for the root that stage "package" installs them in.
+deps-deb:
+	@mkdir -p $(BUILD)
+	@TS_DEPS_EXTRA="debhelper lintian mmdebstrap" \
+		bash contrib/install-deps.sh $(abspath $(BUILD))
 
 include src/module.mk
 -include plugins/priority_treeshare/module.mk
@@ -56,6 +96,7 @@ include testsuite/unit/module.mk
 -include testsuite/release/module.mk
 -include docs/module.mk
 -include testsuite/structure/module.mk
+-include testsuite/package/module.mk
 
 # Every object built against Slurm's internal headers needs a configured
 # tree of a supported Slurm release, never a snapshot or pre-release
@@ -70,27 +111,74 @@ $(SLURM_SRC_STAMP): FORCE
 $(SLURM_SRC)/config.h:
 	@CFLAGS="$(CFLAGS)" bash contrib/slurm-src-check.sh $(SLURM_SRC)
 $(PT_OBJS) $(HARNESS_OBJS) $(BUILD)/obj/sshare-ext/shares_rpc.o \
+	$(BUILD)/obj/sshare-ext/clusters.o $(PT_MF_OBJ) \
 	$(BENCH_TOUCH_SO): $(SLURM_SRC_STAMP)
 
 # CHECK_STAGES is filled by the fragments in the order stages run: fast,
 # self-contained ones first.  CHECK_STAGES_LATE (stages that need the real
-# cluster lab) run after all of them.
+# cluster lab) run after all of them.  CHECK_STAGES_CI run last, only with
+# WITH_CI_STAGES=1 (.ci/run sets it): they build Debian packages and a
+# Debian root from the archive.
 check: deps
 	@$(MAKE) --no-print-directory all
 	@CHECK_SKIP="$(CHECK_SKIP)" bash testsuite/check.sh $(CHECK_STAGES) \
-		$(CHECK_STAGES_LATE)
+		$(CHECK_STAGES_LATE) $(if $(WITH_CI_STAGES),$(CHECK_STAGES_CI))
 
-# install: the plugin (PLUGINDIR), node_power and its links (sbin),
-# sshare-ext (bin) and every man page.  DESTDIR is honoured.
+# programs: what install and the packages take (no test binary).
+programs: $(LIBTS) $(PT_SO) $(PT_MF_SO) $(SSHARE_EXT_BIN) $(NP_BIN)
+
+# install: the plugin into PLUGINDIR (Slurm's own PluginDir, above: the
+# plugin must be where slurmctld and sshare look, whatever PREFIX is),
+# sshare-ext into BINDIR, node_power and its links into SBINDIR (the
+# lead's and node_power's fragments), the man pages, the example
+# configurations and README under DOCDIR.  Everything under DESTDIR;
+# nothing else is written.  uninstall removes exactly these files.
+# treeshare-as-multifactor's priority_multifactor.so is not installed
+# here: only its package may replace Debian's file, by a dpkg diversion.
 BINDIR ?= $(PREFIX)/bin
-install: all install-plugin install-node_power
+DOCDIR ?= $(PREFIX)/share/doc/treeshare
+MAN_PAGES := man1/sshare-ext.1 man5/priority_treeshare.5 \
+	man7/fairshare-algorithms.7 man8/node_power.8
+EXAMPLES := contrib/node_power.json.example \
+	contrib/slurm.conf.treeshare.example \
+	contrib/systemd/node_power-cycle.service \
+	contrib/systemd/node_power-cycle.timer
+install: programs install-plugin install-node_power
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
-	install -m 0755 $(BUILD)/bin/sshare-ext $(DESTDIR)$(BINDIR)/sshare-ext
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
+		$(DESTDIR)$(DOCDIR)/examples
+	install -m 0755 $(SSHARE_EXT_BIN) $(DESTDIR)$(BINDIR)/sshare-ext
 	install -m 0644 docs/sshare-ext.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 docs/priority_treeshare.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 docs/fairshare-algorithms.7 $(DESTDIR)$(MANDIR)/man7/
+	for l in $(NP_LINKS); do \
+		ln -sf node_power.8 $(DESTDIR)$(MANDIR)/man8/$$l.8; done
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 $(filter-out %.service,$(EXAMPLES)) \
+		$(DESTDIR)$(DOCDIR)/examples/
+	sed 's,/usr/local/sbin/,$(SBINDIR)/,' \
+		contrib/systemd/node_power-cycle.service \
+		>$(DESTDIR)$(DOCDIR)/examples/node_power-cycle.service
+	chmod 0644 $(DESTDIR)$(DOCDIR)/examples/node_power-cycle.service
+
+uninstall:
+	rm -f $(DESTDIR)$(PLUGINDIR)/priority_treeshare.so \
+		$(DESTDIR)$(BINDIR)/sshare-ext $(DESTDIR)$(SBINDIR)/node_power \
+		$(addprefix $(DESTDIR)$(SBINDIR)/,$(NP_LINKS)) \
+		$(addprefix $(DESTDIR)$(MANDIR)/,$(MAN_PAGES)) \
+		$(patsubst %,$(DESTDIR)$(MANDIR)/man8/%.8,$(NP_LINKS)) \
+		$(DESTDIR)$(DOCDIR)/README.md \
+		$(addprefix $(DESTDIR)$(DOCDIR)/examples/,$(notdir $(EXAMPLES)))
+	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
+
+# deb: both packages for the Slurm installed here (contrib/build-deb.sh).
+deb: deps-deb
+	@bash contrib/build-deb.sh $(abspath $(BUILD))
+
+# print-VAR: the value of make variable VAR (tests read PLUGINDIR).
+print-%:
+	@echo '$($*)'
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/lib $(BUILD)/bin $(BUILD)/check \
-		$(BUILD)/fuzz $(BUILD)/plugins
+		$(BUILD)/fuzz $(BUILD)/plugins $(BUILD)/deb

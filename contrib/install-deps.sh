@@ -23,6 +23,7 @@
 #    and used as it is.
 #
 # Usage: contrib/install-deps.sh [BUILD_DIR]   (default: build)
+# TS_DEPS_EXTRA: more packages to install with these (make deps-deb).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,6 +59,7 @@ packages=(
 	libjson-c-dev libfreeipmi-dev freeipmi-tools ipmitool openipmi
 	valgrind clang-format python3 bc procps iproute2 locales groff-base
 	perl util-linux passwd xz-utils
+	${TS_DEPS_EXTRA:-}
 )
 
 installed() {

@@ -86,6 +86,7 @@ Usage:  sshare-ext [OPTION]\n\
     -A or --accounts=      display specific accounts (comma separated list)\n\
     -e or --helpformat     print the fields --format accepts\n\
     -l or --long           include normalized usage and the extended columns\n\
+    -M or --cluster=names  clusters to ask (from slurmdbd; all: every one)\n\
     -m or --partition      print the partition part of the association\n\
     -n or --noheader       omit header from output (also -h)\n\
     -o or --format=        comma separated list of fields (NAME%%LEN sets a width)\n\
@@ -329,9 +330,9 @@ enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 			c->long_flag = 1;
 			break;
 		case 'M':
-			rc = die(
-				"%s",
-				"-M/--cluster is not supported; run sshare-ext with that cluster's SLURM_CONF");
+			free(c->clusters);
+			if (!(c->clusters = strdup(optarg)))
+				rc = die("%s", "out of memory");
 			break;
 		case 'm':
 			c->partitions = 1;
@@ -411,6 +412,10 @@ enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 		rc = die(
 			"%s",
 			"--algo and --damp apply to --input only; online the cluster's configuration decides");
+	if (rc == CLI_RUN && c->input && c->clusters)
+		rc = die(
+			"%s",
+			"-M asks slurmdbd for clusters; --input reads a file: give one of them");
 	if (rc == CLI_RUN && !c->input && c->n_what_ifs)
 		rc = die(
 			"%s",
@@ -427,6 +432,7 @@ void cli_free(struct cli *c)
 	free(c->format);
 	free(c->entity);
 	free(c->input);
+	free(c->clusters);
 	for (i = 0; i < c->n_what_ifs; i++) {
 		free(c->what_ifs[i].name);
 		free(c->what_ifs[i].value);

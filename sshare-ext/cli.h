@@ -39,6 +39,7 @@ struct cli {
 	char *format;	    /* -o/--format, joined as sshare does */
 	int users_only;	    /* -U */
 	int verbose;	    /* -v */
+	char *clusters;	    /* -M, the last one given */
 	/* sshare-ext's */
 	enum view view;
 	char *entity; /* -g */

@@ -4,14 +4,15 @@
  * tree view, JSON, and an offline what-if mode (sshare-ext(1)).
  *
  * main() only wires the parts: options (cli.c), the rows and tree from
- * the controller (shares_rpc.c) or a file (share_file.c), the columns
- * (fields.c) and one view (views.h).  Errors are one line on stderr,
+ * the controller (shares_rpc.c; with -M, each cluster's, clusters.c) or
+ * a file (share_file.c), the columns (fields.c) and one view (views.h).  Errors are one line on stderr,
  * "sshare-ext: error: ...", and exit status 1.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cli.h"
+#include "clusters.h"
 #include "fields.h"
 #include "share_file.h"
 #include "share_set.h"
@@ -81,6 +82,31 @@ static int load_and_print(const struct cli *c, struct share_set *s)
 	return EXIT_SUCCESS;
 }
 
+/* -M: one section per cluster, "CLUSTER: name" first, as sshare's. */
+static int run_clusters(const struct cli *c)
+{
+	struct cluster_list *l;
+	char msg[512];
+	size_t i;
+	int rc = EXIT_SUCCESS;
+
+	if (clusters_get(c->clusters, c->verbose, &l, msg, sizeof(msg)))
+		return report_error(msg);
+	for (i = 0; i < clusters_count(l); i++) {
+		struct share_set s;
+
+		if (i)
+			putchar('\n');
+		printf("CLUSTER: %s\n", clusters_use(l, i));
+		share_set_init(&s);
+		if (load_and_print(c, &s) != EXIT_SUCCESS)
+			rc = EXIT_FAILURE;
+		share_set_free(&s);
+	}
+	clusters_free(l);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c;
@@ -97,9 +123,13 @@ int main(int argc, char **argv)
 	case CLI_RUN:
 		break;
 	}
-	share_set_init(&s);
-	rc = load_and_print(&c, &s);
-	share_set_free(&s);
+	if (c.clusters) {
+		rc = run_clusters(&c);
+	} else {
+		share_set_init(&s);
+		rc = load_and_print(&c, &s);
+		share_set_free(&s);
+	}
 	cli_free(&c);
 	if (fflush(stdout) || ferror(stdout))
 		rc = report_error("cannot write the output");

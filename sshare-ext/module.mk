@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # sshare-ext: the sshare-compatible client (sshare-ext(1)).  Linked with
 # libtreeshare for every number it computes and with Debian's libslurm for
-# the shares RPC.  Only shares_rpc.c sees Slurm's internal headers (the
-# 22.05 message structs), from the configured source in $(SLURM_SRC).
+# the shares RPC.  Only shares_rpc.c and clusters.c (-M) see Slurm's
+# internal headers (the message structs; plugins/slurm_compat.h), from the
+# configured source in $(SLURM_SRC).
 SSHARE_EXT_SRCS := $(wildcard sshare-ext/*.c)
 SSHARE_EXT_OBJS := $(patsubst sshare-ext/%.c,$(BUILD)/obj/sshare-ext/%.o,\
 	$(SSHARE_EXT_SRCS))
@@ -10,7 +11,8 @@ SSHARE_EXT_BIN := $(BUILD)/bin/sshare-ext
 
 all: $(SSHARE_EXT_BIN)
 
-$(BUILD)/obj/sshare-ext/shares_rpc.o: SSHARE_EXT_RPC_CFLAGS := -iquote . -I$(SLURM_SRC)
+$(BUILD)/obj/sshare-ext/shares_rpc.o $(BUILD)/obj/sshare-ext/clusters.o: \
+	SSHARE_EXT_RPC_CFLAGS := -iquote . -I$(SLURM_SRC)
 
 $(BUILD)/obj/sshare-ext/%.o: sshare-ext/%.c $(wildcard sshare-ext/*.h src/*.h)
 	@mkdir -p $(dir $@)
@@ -18,4 +20,4 @@ $(BUILD)/obj/sshare-ext/%.o: sshare-ext/%.c $(wildcard sshare-ext/*.h src/*.h)
 
 $(SSHARE_EXT_BIN): $(SSHARE_EXT_OBJS) $(LIBTS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(SSHARE_EXT_OBJS) $(LIBTS) -lslurm -lm
+	$(CC) $(LDFLAGS) -o $@ $(SSHARE_EXT_OBJS) $(LIBTS) -lslurm -lm

@@ -75,6 +75,16 @@ static void quiet_library(int verbose)
 	slurm_log_init("sshare-ext", opts, SYSLOG_FACILITY_DAEMON, NULL);
 }
 
+int shares_rpc_setup(int verbose, char *msg, size_t len)
+{
+	if (!have_config(msg, len))
+		return -1;
+	quiet_library(verbose);
+	/* slurmdb calls (-M) read the configuration only through this */
+	slurm_init(NULL);
+	return 0;
+}
+
 static int load_conf(struct share_set *s, char *msg, size_t len)
 {
 	slurm_conf_t *conf = NULL;
@@ -129,7 +139,9 @@ static int request(list_t *users, list_t *accounts, shares_response_msg_t **out,
 	slurm_msg_t_init(&resp_msg);
 	req_msg.msg_type = REQUEST_SHARE_INFO;
 	req_msg.data = &req;
-	if (slurm_send_recv_controller_msg(&req_msg, &resp_msg, NULL) < 0) {
+	/* -M: the cluster clusters.c selected, as sshare passes it */
+	if (slurm_send_recv_controller_msg(&req_msg, &resp_msg,
+					   working_cluster_rec) < 0) {
 		snprintf(msg, len, "cannot get shares from slurmctld: %s",
 			 slurm_strerror(errno));
 		return -1;
@@ -374,14 +386,8 @@ int shares_rpc_load(struct share_set *s, const struct cli *c, int need_tree,
 	list_t *users = NULL, *accounts = NULL;
 	int rc = -1;
 
-	if (!have_config(msg, len))
+	if (shares_rpc_setup(c->verbose, msg, len))
 		return -1;
-	quiet_library(c->verbose);
-	/*
-	 * As sshare: 24.11's libslurm needs its plugins (auth, hash, ...)
-	 * loaded before any call; 22.05's reads slurm.conf only.
-	 */
-	slurm_init(NULL);
 	s->source = "controller";
 	if (load_conf(s, msg, len))
 		return -1;

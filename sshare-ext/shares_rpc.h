@@ -21,6 +21,13 @@
 #include "share_set.h"
 
 /*
+ * shares_rpc_setup() - before any libslurm call: a readable Slurm
+ * configuration (else -1 with msg), and libslurm's log quiet unless
+ * verbose.  shares_rpc_load() calls it.
+ */
+int shares_rpc_setup(int verbose, char *msg, size_t len);
+
+/*
  * shares_rpc_load() - RET 0; 1 when the controller answered with no
  * list (sshare prints nothing then); -1 with msg on error.
  */

@@ -36,3 +36,23 @@ $(PT_SO): $(PT_OBJS) $(LIBTS) $(PT_DIR)/exports.map $(PT_DIR)/module.mk
 install-plugin: $(PT_SO)
 	install -d $(DESTDIR)$(PLUGINDIR)
 	install -m 0755 $(PT_SO) $(DESTDIR)$(PLUGINDIR)/priority_treeshare.so
+
+# priority_multifactor.so of package treeshare-as-multifactor (debian/):
+# the same objects, but priority_treeshare.c compiled again with
+# -DTS_AS_MULTIFACTOR (plugin_type "priority/multifactor", a line at
+# start saying so).  Its own directory: never in a PluginDir before
+# Debian's, where it would hide Debian's priority/multifactor.
+PT_MF_SO := $(BUILD)/lib/slurm-as-multifactor/priority_multifactor.so
+PT_MF_OBJ := $(BUILD)/obj/$(PT_DIR)/as-multifactor/priority_treeshare.o
+
+all: $(PT_MF_SO)
+
+$(PT_MF_OBJ): $(PT_DIR)/priority_treeshare.c $(wildcard $(PT_DIR)/*.h) \
+		$(wildcard src/*.h) $(SLURM_SRC)/config.h
+	@mkdir -p $(dir $@)
+	$(CC) $(PT_CFLAGS) $(CFLAGS) -DTS_AS_MULTIFACTOR -c -o $@ $<
+
+$(PT_MF_SO): $(filter-out %/priority_treeshare.o,$(PT_OBJS)) $(PT_MF_OBJ) \
+		$(LIBTS) $(PT_DIR)/exports.map $(PT_DIR)/module.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(PT_LDFLAGS) -o $@ $(filter %.o,$^) $(LIBTS) -lm

@@ -37,7 +37,21 @@
 #include "usage_windows.h"
 
 const char plugin_name[] = "Priority treeshare plugin";
+/*
+ * TS_AS_MULTIFACTOR: the same sources built as priority_multifactor.so
+ * for package treeshare-as-multifactor, which diverts Debian's file
+ * (debian/treeshare-as-multifactor.preinst).  Slurm loads a plugin by
+ * file name (plugin.c, plugin_load_and_link(): plugin_type unchecked)
+ * and, when PluginDir's last directory has no such file, by the
+ * plugin_type of each .so there (plugin_context_create(), plugrack.c
+ * plugrack_use_by_type()): so the type is the one it stands in for,
+ * and Slurm's log prefix (plugin_type) is multifactor's too.
+ */
+#ifdef TS_AS_MULTIFACTOR
+const char plugin_type[] = "priority/multifactor";
+#else
 const char plugin_type[] = "priority/treeshare";
+#endif
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 static bool in_ctld;	    /* set by init(), read-only after */
@@ -120,6 +134,13 @@ extern int init(void)
 	struct priority_conf *c;
 
 	in_ctld = ctld_present();
+#ifdef TS_AS_MULTIFACTOR
+	if (in_ctld)
+		/* clang-format off */
+		info("%s: this is treeshare (priority/treeshare) under priority/multifactor's name, from package treeshare-as-multifactor; PriorityParameters takes treeshare's keys (priority_treeshare(5))",
+		     plugin_type);
+		/* clang-format on */
+#endif
 	if (in_ctld && getenv("SLURMCTLD_RECONF"))
 		/* 24.11's scontrol reconfigure: this is the new process. */
 		/* clang-format off */

@@ -14,7 +14,9 @@
 #  4. "make check" in /srv/treeshare (make deps installs the packages,
 #     adds deb-src and fetches the exact Slurm source itself), with
 #     CHECK_SKIP="$RELEASE_SKIP" (default: fuzz unit-valgrind, the stages
-#     whose code never sees Slurm and which the host's make check runs);
+#     whose code never sees Slurm and which the host's make check runs)
+#     and WITH_CI_STAGES as given (.ci/run: 1; stage "package" then builds
+#     and tests DIST's packages in a root nested in this one);
 #  5. always, also on failure or interruption (trap): every process whose
 #     root is inside the root killed by pid, everything unmounted, the
 #     inner TAP and logs copied to BUILD/release-DIST/check, the root
@@ -105,7 +107,7 @@ main()
 	rm -f "$WORK/inner.rc"
 	{
 		bash "$ROOTSH" run "$R" "CHECK_SKIP=$SKIP" \
-			bash -c "cd $IN && nice -n 10 make check" 2>&1
+			"WITH_CI_STAGES=${WITH_CI_STAGES:-}" bash -c "cd $IN && nice -n 10 make check" 2>&1
 		echo $? >"$WORK/inner.rc"
 	} | tee "$LOG" &
 	wait $!

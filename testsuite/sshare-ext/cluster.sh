@@ -16,7 +16,8 @@
 #      sshare-ext print the same text for many option sets (sshare-ext
 #      may only append its columns, with -l);
 #   3. with PrivateData=usage (still DEPTH_OBLIVIOUS), user bob sees the
-#      same rows in both.
+#      same rows in both;
+#   4. -M with two clusters on one slurmdbd (multi_cluster.sh).
 # TAP to BUILD/check/sshare-ext-cluster.tap.  Every wait is bounded; each
 # cluster goes down on any exit (trap), by pid.
 set -u -o pipefail
@@ -304,4 +305,6 @@ for p in "${plugins[@]}"; do
 	last_conf=$top/$build/cluster-sshare-ext-${p#priority/}/etc/slurm.conf
 done
 [ -f "$last_conf" ] && unreachable "$last_conf"
+# -M: two clusters on one slurmdbd (multi_cluster.sh, ~35 s)
+bash "$here/multi_cluster.sh" "$build" || true
 ! grep -q '^not ok' "$TAP_FILE"

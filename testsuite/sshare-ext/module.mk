@@ -4,8 +4,9 @@
 #                       hostile files (offline.sh; no daemon, < 1 min)
 #   sshare-ext-cluster  late: sshare-ext vs Debian's sshare byte for byte
 #                       on a cluster lab, per priority plugin, under Fair
-#                       Tree, classic and DEPTH_OBLIVIOUS, PrivateData
-#                       (cluster.sh; ~2.5 min, bounded waits)
+#                       Tree, classic and DEPTH_OBLIVIOUS, PrivateData;
+#                       -M with two clusters on one slurmdbd (cluster.sh,
+#                       multi_cluster.sh; ~3 min, bounded waits)
 CHECK_STAGES += sshare-ext
 CHECK_STAGES_LATE += sshare-ext-cluster
 .PHONY: check-sshare-ext check-sshare-ext-cluster

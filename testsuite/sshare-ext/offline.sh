@@ -319,6 +319,8 @@ t_errors()
 		"$B" --input "$SEED" --algo fast &&
 	one_error 'sshare-ext: error: -g nobody: no such account or user' \
 		"$B" --input "$SEED" -g nobody &&
+	one_error 'sshare-ext: error: -M asks slurmdbd for clusters; --input reads a file: give one of them' \
+		"$B" --input "$SEED" -M tslab &&
 	SLURM_CONF=$tmp/none one_error \
 		"sshare-ext: error: cannot read SLURM_CONF=$tmp/none: No such file or directory" "$B"
 }
