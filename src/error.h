@@ -10,6 +10,8 @@
 #ifndef TS_ERROR_H
 #define TS_ERROR_H
 
+#include <string.h>
+
 enum ts_code {
 	TS_OK = 0,
 	TS_EINVAL,    /* bad argument or malformed input */
@@ -34,6 +36,14 @@ enum ts_code {
  */
 #define TS_ERROR_MSG_MAX 1024
 #define TS_ERROR_QUOTE	 40
+
+/*
+ * TS_QUOTE(s) - the arguments of TS_QUOTE_FMT ("%.*s%s") for input text
+ * s: at most TS_ERROR_QUOTE characters of it, then "..." if it was cut.
+ */
+#define TS_QUOTE_FMT "%.*s%s"
+#define TS_QUOTE(s)                                                            \
+	(int)TS_ERROR_QUOTE, (s), (strlen(s) > TS_ERROR_QUOTE ? "..." : "")
 
 struct ts_error {
 	int code;   /* TS_OK or TS_E*; the first error set wins */

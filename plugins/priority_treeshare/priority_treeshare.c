@@ -10,8 +10,8 @@
  *   assoc_tree.c     associations to src/'s tree and results back
  *   job_prio.c       job records to src/priority.c and back
  *   factors_rpc.c    sprio's factor list
- *   state_file.c     the last decay time across restarts
- *   usage_windows.c  Maui usage windows (usage_window=) and their file
+ *   checkpoint.c     the state kept across restarts, one commit a cycle
+ *   usage_windows.c  Maui usage windows (usage_window=)
  *
  * In a client (sshare) only init(), fini() and
  * priority_p_calc_fs_factor() are ever called; no thread is started and
@@ -24,12 +24,12 @@
 #include <string.h>
 
 #include "assoc_tree.h"
+#include "checkpoint.h"
 #include "cycle.h"
 #include "factors_rpc.h"
 #include "fs_cache.h"
 #include "job_prio.h"
 #include "priority_conf.h"
-#include "state_file.h"
 #include "usage.h"
 #include "usage_windows.h"
 
@@ -111,15 +111,12 @@ extern int init(void)
 		conf_install(c);
 		cycle_initial_priorities(c);
 	} else if (assoc_mgr_root_assoc) {
-		if (state_file_read(slurm_conf.state_save_location, &ran,
-				    &reset) &&
-		    !ignore_state_errors) {
-			conf_discard(c);
-			return SLURM_ERROR;
-		}
-		if (c->windows &&
-		    usage_windows_start(c, slurm_conf.state_save_location,
-					time(NULL), outcome)) {
+		if (checkpoint_recover(slurm_conf.state_save_location,
+				       time(NULL), &ran, &reset) ||
+		    (c->windows &&
+		     usage_windows_start(c, time(NULL), outcome))) {
+			usage_windows_fini();
+			checkpoint_fini();
 			conf_discard(c);
 			return SLURM_ERROR;
 		}
@@ -127,8 +124,9 @@ extern int init(void)
 		assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
 		assoc_mgr_unlock(&write);
 		conf_install(c);
-		if (cycle_start(slurm_conf.state_save_location, ran, reset)) {
-			usage_windows_stop(false, 0);
+		if (cycle_start(ran, reset)) {
+			usage_windows_fini();
+			checkpoint_fini();
 			conf_fini();
 			return SLURM_ERROR;
 		}
@@ -152,13 +150,16 @@ extern int init(void)
 
 extern int fini(void)
 {
+	time_t ran, reset;
+
 	cycle_stop();
-	if (usage_windows_active()) {
+	if (checkpoint_armed()) {
 		/* What job ends charged since the last cycle. */
-		state_files_lock();
-		usage_windows_stop(true, time(NULL));
-		state_files_unlock();
+		cycle_times(&ran, &reset);
+		(void)checkpoint_commit(ran, reset);
 	}
+	checkpoint_fini();
+	usage_windows_fini();
 	fs_cache_free();
 	if (site_factor_up)
 		site_factor_plugin_fini();
@@ -215,16 +216,17 @@ extern void priority_p_reconfig(bool assoc_clear)
 {
 	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK };
 	struct priority_conf *old = conf_get(), *c;
-	char outcome[512];
+	char *outcome;
 	time_t ran;
 	double decay;
 
 	/* clang-format off */
-	snprintf(outcome, sizeof(outcome),
-		 "running configuration kept (PriorityParameters in force: '%s')",
-		 old && old->active ? old->active : "");
+	outcome = xstrdup_printf(
+		"running configuration kept (PriorityParameters in force: '%s')",
+		old && old->active ? old->active : "");
 	/* clang-format on */
 	c = conf_build(old, in_ctld, outcome);
+	xfree(outcome);
 	if (c) {
 		/* Fair Tree normalises shares per level; the rest do not. */
 		if (in_ctld && old &&
@@ -237,8 +239,7 @@ extern void priority_p_reconfig(bool assoc_clear)
 		}
 		if (in_ctld) {
 			log_active(c, old);
-			usage_windows_reconfigure(
-				c, slurm_conf.state_save_location, time(NULL));
+			usage_windows_reconfigure(c, time(NULL));
 		}
 		conf_install(c);
 	}

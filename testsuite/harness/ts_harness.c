@@ -42,7 +42,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ts-harness [run] [-p TYPE] [-c CYCLES] [-t SECS] "
-		"[-v] [-k] FIXTURE\n"
+		"[-v] [-k] [-i] [-D DIR [-r N]] FIXTURE\n"
 		"       ts-harness gen -a classic|depth_oblivious|fair_tree "
 		"-s SEED\n"
 		"       ts-harness compare FILE_A FILE_B\n"
@@ -54,13 +54,19 @@ static void usage(FILE *out)
 		"  -t SECS   longest wait for one cycle (default %d)\n"
 		"  -d DIRS   PluginDir (default <bin>/../lib/slurm:%s)\n"
 		"  -v        more Slurm logging on stderr (repeatable)\n"
-		"  -k        keep the private StateSaveLocation\n",
+		"  -k        keep the private StateSaveLocation\n"
+		"  -i        as slurmctld -i: ignore unusable state files\n"
+		"  -D DIR    StateSaveLocation DIR (created, kept)\n"
+		"  -r N      resume in DIR after a crash in cycle N: "
+		"run cycles N+1..\n",
 		DEFAULT_TIMEOUT, TH_DEB_PLUGINDIR);
 }
 
 struct run_opts {
 	const char *plugin;
 	const char *fixture;
+	const char *state_dir;
+	unsigned resume;
 	char *plugin_dir;
 	unsigned cycles;
 	unsigned timeout;
@@ -89,8 +95,10 @@ static int restart(struct th_setup *s, const struct th_event *ev, unsigned c)
 			c);
 		return 2;
 	}
-	if (ev->damage != TH_DAMAGE_NONE && th_setup_damage(s, ev->damage))
+	if (ev->damage != TH_DAMAGE_NONE &&
+	    th_setup_damage(s, ev->damage, ev->damage_file, th_clock_now()))
 		return 2;
+	th_setup_restart_run_secs();
 	th_clock_advance(ev->down);
 	th_gate_allow(c + 1);
 	if (priority_g_init() != SLURM_SUCCESS) {
@@ -123,6 +131,8 @@ static int between(struct th_setup *s, const struct th_fixture *fx, unsigned c,
 			if (restart(s, ev, c))
 				return 2;
 			*allowed = true;
+		} else if (ev->kind == TH_EV_SLURM_SAVE) {
+			th_setup_slurm_save();
 		} else {
 			if (th_setup_reconfigure(s, fx, ev->conf))
 				return 2;
@@ -136,6 +146,8 @@ static int run(struct run_opts *o)
 {
 	struct th_setup s = { .plugin = o->plugin,
 			      .plugin_dir = o->plugin_dir,
+			      .state_dir = o->state_dir,
+			      .resume = o->resume,
 			      .verbose = o->verbose,
 			      .keep_dir = o->keep };
 	struct th_fixture fx;
@@ -154,6 +166,13 @@ static int run(struct run_opts *o)
 		th_fixture_free(&fx);
 		return 2;
 	}
+	if (o->resume >= cycles) {
+		fprintf(stderr,
+			"ts-harness: -r %u: the fixture runs %u cycles\n",
+			o->resume, cycles);
+		th_fixture_free(&fx);
+		return 2;
+	}
 	th_clock_set(fx.now);
 	if (th_setup_conf(&s, &fx) || th_setup_controller(&s, &fx)) {
 		th_setup_free(&s);
@@ -161,6 +180,13 @@ static int run(struct run_opts *o)
 		return 2;
 	}
 	th_report_config(stdout, cycles);
+	if (o->resume) {
+		/* the restart comes when the next cycle is due */
+		th_clock_set(fx.now +
+			     (time_t)o->resume *
+				     (time_t)slurm_conf.priority_calc_period);
+		th_gate_start_at(o->resume);
+	}
 	th_gate_arm();
 	if (priority_g_init() != SLURM_SUCCESS) {
 		fprintf(stderr, "ts-harness: cannot load %s from %s\n",
@@ -169,7 +195,7 @@ static int run(struct run_opts *o)
 		th_fixture_free(&fx);
 		return 2;
 	}
-	for (c = 1; c <= cycles; c++) {
+	for (c = o->resume + 1; c <= cycles; c++) {
 		if (!th_gate_wait(c, o->timeout, NULL)) {
 			fprintf(stderr,
 				"ts-harness: %s: decay cycle %u did "
@@ -209,7 +235,7 @@ static int run_main(int argc, char **argv)
 			      .timeout = DEFAULT_TIMEOUT };
 	int opt, rc;
 
-	while ((opt = getopt(argc, argv, "p:c:t:d:vkh")) != -1) {
+	while ((opt = getopt(argc, argv, "p:c:t:d:D:r:vkih")) != -1) {
 		switch (opt) {
 		case 'p':
 			o.plugin = optarg;
@@ -243,6 +269,22 @@ static int run_main(int argc, char **argv)
 		case 'k':
 			o.keep = true;
 			break;
+		case 'D':
+			o.state_dir = optarg;
+			break;
+		case 'i':
+			/* libslurmfull's, set by slurmctld -i */
+			ignore_state_errors = true;
+			break;
+		case 'r':
+			o.resume = (unsigned)strtoul(optarg, NULL, 10);
+			if (!o.resume || o.resume > 99) {
+				fprintf(stderr,
+					"ts-harness: -r %s: not 1..99\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -256,6 +298,11 @@ static int run_main(int argc, char **argv)
 		return 2;
 	}
 	o.fixture = argv[optind];
+	if (o.resume && !o.state_dir) {
+		fprintf(stderr, "ts-harness: -r needs -D DIR, the crashed "
+				"run's StateSaveLocation\n");
+		return 2;
+	}
 	if (!o.plugin_dir)
 		o.plugin_dir = th_setup_default_plugin_dir();
 	rc = run(&o);
