@@ -294,5 +294,4 @@ for v in classic:26400 pbs_windows:26400 jobend:28120; do
 		"root RawUsage $got"
 done
 diag "crash matrix: $n runs in $(($(date +%s) - t0)) s"
-echo "1..$n" >>"$tap"
 [ "$failed" -eq 0 ]

@@ -5,10 +5,10 @@
 #                             of a cycle's save (fault_shim.so), restarted
 #                             on what is left, compared with runs that did
 #                             not crash; every state file damaged every
-#                             way (~20 s)
+#                             way; node_power's ownership checks (~20 s)
 #   make check-crash-cluster  the same against a real slurmctld in the
-#                             cluster lab, plus ENOSPC on a small tmpfs
-#                             and node_power's ownership checks
+#                             cluster lab, plus EIO and ENOSPC on a small
+#                             tmpfs (~2 min)
 CRASH_SHIM := $(BUILD)/lib/ts_fault_shim.so
 
 all: $(CRASH_SHIM)
@@ -20,7 +20,15 @@ $(CRASH_SHIM): testsuite/crash/fault_shim.c
 
 CHECK_STAGES += crash
 .PHONY: check-crash
-check-crash: $(CRASH_SHIM) $(HARNESS_BIN) $(PT_SO)
+check-crash: $(CRASH_SHIM) $(HARNESS_BIN) $(PT_SO) $(NP_BIN)
 	@mkdir -p $(BUILD)/check
 	@BUILD=$(BUILD) bash testsuite/crash/harness_matrix.sh \
-		$(BUILD)/check/crash.tap
+		$(BUILD)/check/crash.tap; rc=$$?; \
+	BUILD=$(BUILD) bash testsuite/crash/node_power_trust.sh \
+		$(BUILD)/check/crash.tap || rc=1; exit $$rc
+
+CHECK_STAGES_LATE += crash-cluster
+.PHONY: check-crash-cluster
+check-crash-cluster: $(CRASH_SHIM) $(PT_SO)
+	@mkdir -p $(BUILD)/check
+	@bash testsuite/crash/cluster_stage.sh $(BUILD)/check/crash-cluster.tap
