@@ -21,6 +21,11 @@ PLUGINDIR ?= $(PREFIX)/lib/slurm
 MANDIR ?= $(PREFIX)/share/man
 SLURM_SRC ?= $(BUILD)/slurm-src
 DEB_PLUGINDIR := /usr/lib/x86_64-linux-gnu/slurm-wlm
+# The configured tree's release, "22.05" or "24.11" (empty before make
+# deps); plugins/slurm_compat.h refuses a release it does not know.
+SLURM_SERIES := $(shell sed -n 's/^\#define SLURM_VERSION_STRING "\([0-9]*\.[0-9]*\)\..*"/\1/p' \
+	$(SLURM_SRC)/config.h 2>/dev/null)
+comma := ,
 
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
@@ -48,6 +53,7 @@ include testsuite/unit/module.mk
 -include testsuite/cluster/module.mk
 -include testsuite/bench/module.mk
 -include docs/module.mk
+-include testsuite/structure/module.mk
 
 # CHECK_STAGES is filled by the fragments in the order stages run: fast,
 # self-contained ones first.  CHECK_STAGES_LATE (stages that need the real

@@ -5,7 +5,7 @@
  * _set_assoc_usage_efctv() and priority_p_calc_fs_factor().
  *
  * With p = fs_parent(i), U = usage_norm, S = shares_norm (traditional,
- * fairshare.c) and the arithmetic in long double as Slurm's:
+ * normalise.c) and the arithmetic in long double as Slurm's:
  *
  *   EffectvUsage[i] = U[i]                                 p is the root
  *                   = EffectvUsage[p]                      i is "parent"
@@ -26,6 +26,7 @@
 #include <math.h>
 
 #include "fairshare.h"
+#include "normalise.h"
 
 /* Slurm's fuzzy_equal(v, NO_VAL): within 1e-5. */
 static int is_no_val(long double v)
@@ -56,10 +57,10 @@ int ts_classic(const struct ts_tree *t, double damp, struct ts_fs *fs,
 	int rc;
 	size_t i;
 
-	if ((rc = ts_fs_check(t, fs, "classic", err)))
+	if ((rc = ts_normalise_check(t, fs, "classic", err)))
 		return rc;
-	ts_fs_usage_norm(t, fs);
-	ts_fs_shares_norm_traditional(t, fs);
+	ts_normalise_usage(t, fs);
+	ts_normalise_shares_traditional(t, fs);
 
 	/* Parents first (fs_parent[i] < i), so EffectvUsage[p] is set. */
 	fs->usage_efctv[0] = 1.0L;

@@ -54,32 +54,30 @@ int ts_decay_record_decode(const void *buf, size_t len, int64_t now,
 		return ts_error_set(err, TS_ECORRUPT, -1, "zero length");
 	if (len != TS_DECAY_RECORD_FOREIGN_BYTES &&
 	    len != TS_DECAY_RECORD_BYTES)
-		return ts_error_set(err, TS_ECORRUPT, -1,
-				    "%zu bytes: neither multifactor's %d nor "
-				    "treeshare's %d (%s)",
-				    len, TS_DECAY_RECORD_FOREIGN_BYTES,
-				    TS_DECAY_RECORD_BYTES,
-				    len < TS_DECAY_RECORD_BYTES
-					    ? "torn or truncated"
-					    : "trailing bytes");
+		return ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"%zu bytes: neither multifactor's %d nor treeshare's %d (%s)",
+			len, TS_DECAY_RECORD_FOREIGN_BYTES,
+			TS_DECAY_RECORD_BYTES,
+			len < TS_DECAY_RECORD_BYTES ? "torn or truncated"
+						    : "trailing bytes");
 	if (len == TS_DECAY_RECORD_BYTES) {
 		if (memcmp(b + 16, MAGIC, 4))
-			return ts_error_set(err, TS_ECORRUPT, -1,
-					    "bytes 16..19 are not treeshare's "
-					    "trailer (bad magic)");
+			return ts_error_set(
+				err, TS_ECORRUPT, -1,
+				"bytes 16..19 are not treeshare's trailer (bad magic)");
 		stored = ts_get32(b + 24);
 		crc = ts_crc32(0, b, 24);
 		if (stored != crc)
-			return ts_error_set(err, TS_ECORRUPT, -1,
-					    "CRC mismatch (stored 0x%08x, "
-					    "computed 0x%08x)",
-					    stored, crc);
+			return ts_error_set(
+				err, TS_ECORRUPT, -1,
+				"CRC mismatch (stored 0x%08x, computed 0x%08x)",
+				stored, crc);
 		if (ts_get32(b + 20) != TS_DECAY_RECORD_VERSION)
-			return ts_error_set(err, TS_ECORRUPT, -1,
-					    "trailer version %u, this build "
-					    "reads %d",
-					    ts_get32(b + 20),
-					    TS_DECAY_RECORD_VERSION);
+			return ts_error_set(
+				err, TS_ECORRUPT, -1,
+				"trailer version %u, this build reads %d",
+				ts_get32(b + 20), TS_DECAY_RECORD_VERSION);
 	}
 	r->last_ran = get_be64(b);
 	r->last_reset = get_be64(b + 8);
@@ -94,15 +92,15 @@ int ts_decay_record_decode(const void *buf, size_t len, int64_t now,
 	return rc;
 }
 
-static int decode_file(const void *buf, size_t len, void *out, void *arg,
-		       struct ts_error *err)
+static int decode_record_file(const void *buf, size_t len, void *out, void *arg,
+			      struct ts_error *err)
 {
 	return ts_decay_record_decode(buf, len, *(const int64_t *)arg, out,
 				      err);
 }
 
 /* Multifactor's 16 bytes, or ours with a good trailer. */
-static int complete(const void *buf, size_t len)
+static int record_complete(const void *buf, size_t len)
 {
 	const unsigned char *b = buf;
 
@@ -114,8 +112,8 @@ static int complete(const void *buf, size_t len)
 static const struct ts_kept_file kept = {
 	.prev_suffix = ".old",
 	.max_bytes = 4096, /* a defect beyond that is "trailing" too */
-	.decode = decode_file,
-	.complete = complete,
+	.decode = decode_record_file,
+	.complete = record_complete,
 };
 
 int ts_decay_record_load(const char *path, int64_t now,

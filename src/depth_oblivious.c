@@ -32,6 +32,7 @@
 #include <math.h>
 
 #include "fairshare.h"
+#include "normalise.h"
 
 /* Slurm's f: the higher, the more a parent's imbalance weighs. */
 #define DO_F 5.0L
@@ -94,10 +95,10 @@ int ts_depth_oblivious(const struct ts_tree *t, double damp, struct ts_fs *fs,
 	int rc;
 	size_t i, k;
 
-	if ((rc = ts_fs_check(t, fs, "depth-oblivious", err)))
+	if ((rc = ts_normalise_check(t, fs, "depth-oblivious", err)))
 		return rc;
-	ts_fs_usage_norm(t, fs);
-	ts_fs_shares_norm_traditional(t, fs);
+	ts_normalise_usage(t, fs);
+	ts_normalise_shares_traditional(t, fs);
 
 	/*
 	 * Parent by parent in node order: a parent's own EffectvUsage was

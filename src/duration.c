@@ -13,9 +13,8 @@
 
 #define FIELD_MAX 1000000000000ULL /* 10^12 */
 
-static const char expected[] = "expected seconds (43200), a number with "
-			       "unit s, m, h or d (12h), [[DD:]HH:]MM:SS "
-			       "or D-HH[:MM[:SS]]";
+static const char expected[] =
+	"expected seconds (43200), a number with unit s, m, h or d (12h), [[DD:]HH:]MM:SS or D-HH[:MM[:SS]]";
 
 /* Read digits at *pos; RET 1 if any, -1 if too large, 0 if none. */
 static int field(const char *text, size_t *pos, uint64_t *out)

@@ -41,9 +41,7 @@
 #include <string.h>
 
 #include "fairshare.h"
-
-/* Slurm's NO_VAL as a uint32_t, the root's never-set level_shares. */
-#define SLURM_NO_VAL32 0xfffffffeU
+#include "normalise.h"
 
 /* Short runs are insertion-sorted before merging. */
 #define SORT_RUN 16
@@ -57,7 +55,8 @@ static double ft_shares_norm(const struct ts_tree *t, size_t i)
 		src = (size_t)t->fs_parent[i];
 	if (t->shares[src] == TS_SHARES_PARENT)
 		return 0.0;
-	level = src ? t->level_shares[src] : SLURM_NO_VAL32;
+	/* the root's level_shares, never set in Slurm, is NO_VAL */
+	level = src ? t->level_shares[src] : TS_NO_VAL;
 	if (!level)
 		return 0.0;
 	return (double)t->shares[src] / (double)level;
@@ -175,6 +174,11 @@ static int ft_push(const struct ts_tree *t, struct ts_fs *fs, const long *from,
 	return 1;
 }
 
+/*
+ * Rank every user: walk the tree from the root, each account's kids in
+ * ft_push()'s order, giving tied users one rank (the rule above); fills
+ * fs->rank and fs->fs_factor of users.
+ */
 static void ft_rank(const struct ts_tree *t, struct ts_fs *fs, int flags)
 {
 	uint32_t users = (uint32_t)t->n_users;
@@ -225,13 +229,13 @@ int ts_fair_tree_opt(const struct ts_tree *t, int ft_flags, struct ts_fs *fs,
 	int rc;
 	size_t i;
 
-	if ((rc = ts_fs_check(t, fs, "fair tree", err)))
+	if ((rc = ts_normalise_check(t, fs, "fair tree", err)))
 		return rc;
 	if (ft_flags & ~TS_FT_MERGE_TIED)
 		return ts_error_set(err, TS_EINVAL, -1,
 				    "fair tree: unknown flags 0x%x",
 				    (unsigned)ft_flags);
-	ts_fs_usage_norm(t, fs);
+	ts_normalise_usage(t, fs);
 	ft_level_fs(t, fs);
 	for (i = 0; i < t->n; i++) {
 		fs->fs_factor[i] = 0.0;

@@ -3,7 +3,10 @@
  * fairshare.h - the fair-share algorithms over a finished struct ts_tree,
  * and the per-node results they produce, named as Slurm's sshare names
  * them.  One file per algorithm: classic.c, depth_oblivious.c,
- * fair_tree.c, pbs.c; dispatch and the parts they share in fairshare.c.
+ * fair_tree.c, pbs.c; sizing and dispatch in fairshare.c; the check and
+ * normalisations they share in normalise.c (normalise.h).  Calls run one
+ * way: fairshare.c -> algorithms -> normalise.c, and depth_oblivious.c
+ * -> classic.c.
  * The math, its sources and every known difference from Slurm 22.05's
  * documentation are in fairshare-algorithms(7).
  *
@@ -32,10 +35,11 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "no_val.h"
 #include "tree.h"
 
-/* Slurm's NO_VAL (0xfffffffe) as stored in its long double fields. */
-#define TS_USAGE_NO_VAL ((long double)0xfffffffeU)
+/* Slurm's NO_VAL as stored in its long double fields. */
+#define TS_USAGE_NO_VAL ((long double)TS_NO_VAL)
 
 enum ts_fs_algo {
 	TS_FS_CLASSIC,	       /* priority/multifactor with NO_FAIR_TREE */
@@ -152,12 +156,6 @@ long double ts_classic_node_efctv(long double usage_norm, int parent_is_root,
 				  uint32_t level_shares);
 
 /*
- * ts_fs_node_usage_norm() - one node's usage_norm: usage / total, at most
- * 1, 0 when total is 0 (what ts_fs_usage_norm() does for every node).
- */
-long double ts_fs_node_usage_norm(long double usage, long double total);
-
-/*
  * ts_classic_fill_factors() - outside Fair Tree: fs_factor as sshare
  * prints it (ts_classic_factor() of each node's own columns), level_fs
  * and rank 0 (Slurm never sets them there).
@@ -170,33 +168,5 @@ void ts_classic_fill_factors(const struct ts_tree *t, struct ts_fs *fs,
  * keywords: exactly pow(2.0, -(tree_usage / perc)), 0 when perc <= 0.
  */
 double ts_pbs_factor(double tree_usage, double perc);
-
-/* Shared by the algorithm files (fairshare.c). */
-
-/*
- * ts_fs_check() - t finished, fs big enough.  RET TS_OK or TS_EINVAL
- * naming what (as "who: ...").
- */
-int ts_fs_check(const struct ts_tree *t, const struct ts_fs *fs,
-		const char *who, struct ts_error *err);
-
-/*
- * ts_fs_usage_norm() - Slurm's set_assoc_usage_norm() for every node:
- * usage / root's usage, capped at 1, 0 when the root has none; the root
- * keeps TS_USAGE_NO_VAL (Slurm never computes it).
- */
-void ts_fs_usage_norm(const struct ts_tree *t, struct ts_fs *fs);
-
-/*
- * ts_fs_shares_norm_traditional() - Slurm's shares_norm outside Fair
- * Tree: the product, multiplied from the node up in Slurm's order, of
- * shares / level_shares over the node and its direct ancestors below the
- * root, Fairshare=parent levels skipped, 0 once a level_shares is 0.  A
- * Fairshare=parent node takes its fs parent's; the root 1.0.  Exact to
- * the bit down to TS_FS_EXACT_DEPTH; below, parent's product times own
- * ratio (a few ulps off Slurm's rounding), keeping the cost O(n * 64).
- */
-#define TS_FS_EXACT_DEPTH 64
-void ts_fs_shares_norm_traditional(const struct ts_tree *t, struct ts_fs *fs);
 
 #endif /* TS_FAIRSHARE_H */

@@ -123,7 +123,7 @@ struct parser {
 	struct ts_error *err;
 };
 
-static int is_blank(char c)
+static int is_c_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
 	       c == '\f';
@@ -145,7 +145,8 @@ static long col_of(const struct parser *p)
 }
 
 /* "number '1.5'", "name 'x'", "')'", "end of formula" for messages. */
-static const char *describe(const struct parser *p, char *buf, size_t size)
+static const char *describe_token(const struct parser *p, char *buf,
+				  size_t size)
 {
 	int len = p->tok_len > 40 ? 40 : (int)p->tok_len;
 	const char *more = p->tok_len > 40 ? "..." : "";
@@ -206,7 +207,7 @@ static int next(struct parser *p)
 	const char *t = p->text;
 	char c;
 
-	while (is_blank(t[p->pos]))
+	while (is_c_space(t[p->pos]))
 		p->pos++;
 	p->tok_pos = p->pos;
 	p->tok_len = 1;
@@ -275,7 +276,7 @@ static int expected(struct parser *p, const char *what)
 
 	return ts_error_set(p->err, TS_ESYNTAX, col_of(p),
 			    "column %ld: expected %s, found %s", col_of(p),
-			    what, describe(p, buf, sizeof(buf)));
+			    what, describe_token(p, buf, sizeof(buf)));
 }
 
 /*
@@ -302,18 +303,18 @@ static int emit(struct parser *p, enum op op, unsigned argc, long col,
 		end -= child->span;
 	}
 	if (height + 1 > TS_FORMULA_MAX_NEST)
-		return ts_error_set(p->err, TS_ERANGE, col,
-				    "column %ld: formula too complex (more "
-				    "than %d nested operations)",
-				    col, TS_FORMULA_MAX_NEST);
+		return ts_error_set(
+			p->err, TS_ERANGE, col,
+			"column %ld: formula too complex (more than %d nested operations)",
+			col, TS_FORMULA_MAX_NEST);
 	p->sp = p->sp - argc + 1;
 	if (p->sp > f->depth)
 		f->depth = p->sp;
 	if (f->depth > TS_FORMULA_MAX_STACK)
-		return ts_error_set(p->err, TS_ERANGE, col,
-				    "column %ld: formula too complex (needs "
-				    "more than %d stack entries)",
-				    col, TS_FORMULA_MAX_STACK);
+		return ts_error_set(
+			p->err, TS_ERANGE, col,
+			"column %ld: formula too complex (needs more than %d stack entries)",
+			col, TS_FORMULA_MAX_STACK);
 	in = &f->code[f->n++];
 	memset(in, 0, sizeof(*in));
 	in->op = (unsigned char)op;
@@ -334,10 +335,10 @@ static int nest_in(struct parser *p)
 {
 	if (++p->nest <= TS_FORMULA_MAX_NEST)
 		return TS_OK;
-	return ts_error_set(p->err, TS_ERANGE, col_of(p),
-			    "column %ld: formula nested too deeply (more "
-			    "than %d levels)",
-			    col_of(p), TS_FORMULA_MAX_NEST);
+	return ts_error_set(
+		p->err, TS_ERANGE, col_of(p),
+		"column %ld: formula nested too deeply (more than %d levels)",
+		col_of(p), TS_FORMULA_MAX_NEST);
 }
 
 static int parse_expr(struct parser *p);
@@ -370,34 +371,38 @@ static int parse_call(struct parser *p, const struct function *fn, long col)
 			if (p->tok == T_RPAR)
 				break;
 			if (p->tok != T_COMMA)
-				return expected(p,
-						argc < fn->max_args
-							? "',' or ')' after "
-							  "function argument"
-							: "')' after function "
-							  "arguments");
+				return expected(
+					p,
+					argc < fn->max_args
+						? "',' or ')' after function argument"
+						: "')' after function arguments");
 			if ((rc = next(p)))
 				return rc;
 		}
 	}
 	if (argc < fn->min_args || argc > fn->max_args) {
 		if (fn->min_args == fn->max_args)
-			return ts_error_set(p->err, TS_ESYNTAX, col,
-					    "column %ld: %s() takes %u "
-					    "argument%s, given %u",
-					    col, fn->name, fn->min_args,
-					    fn->min_args == 1 ? "" : "s", argc);
-		return ts_error_set(p->err, TS_ESYNTAX, col,
-				    "column %ld: %s() takes at least %u "
-				    "arguments, given %u",
-				    col, fn->name, fn->min_args, argc);
+			return ts_error_set(
+				p->err, TS_ESYNTAX, col,
+				"column %ld: %s() takes %u argument%s, given %u",
+				col, fn->name, fn->min_args,
+				fn->min_args == 1 ? "" : "s", argc);
+		return ts_error_set(
+			p->err, TS_ESYNTAX, col,
+			"column %ld: %s() takes at least %u arguments, given %u",
+			col, fn->name, fn->min_args, argc);
 	}
 	if ((rc = emit(p, fn->op, argc, col, NULL)))
 		return rc;
 	return next(p);
 }
 
-static int parse_name(struct parser *p)
+/*
+ * A name token: a function call (handed to parse_call()) or a variable,
+ * resolved through p->vars and emitted as OP_VAR with its name kept for
+ * printing.  RET TS_OK or TS_ESYNTAX (unknown name, function without '(').
+ */
+static int parse_name_or_call(struct parser *p)
 {
 	const char *name = p->text + p->tok_pos;
 	size_t len = p->tok_len;
@@ -410,18 +415,17 @@ static int parse_name(struct parser *p)
 		return rc;
 	if (p->tok == T_LPAR) {
 		if (!fn)
-			return ts_error_set(p->err, TS_ESYNTAX, col,
-					    "column %ld: unknown function "
-					    "'%.*s'",
-					    col, len > 40 ? 40 : (int)len,
-					    name);
+			return ts_error_set(
+				p->err, TS_ESYNTAX, col,
+				"column %ld: unknown function '%.*s'", col,
+				len > 40 ? 40 : (int)len, name);
 		return parse_call(p, fn, col);
 	}
 	if (fn)
-		return ts_error_set(p->err, TS_ESYNTAX, col,
-				    "column %ld: expected '(' after function "
-				    "name '%s'",
-				    col, fn->name);
+		return ts_error_set(
+			p->err, TS_ESYNTAX, col,
+			"column %ld: expected '(' after function name '%s'",
+			col, fn->name);
 	idx = p->vars && p->vars->resolve
 		      ? p->vars->resolve(p->vars->arg, name, len)
 		      : -1;
@@ -455,7 +459,7 @@ static int parse_primary(struct parser *p)
 		in->u.num = p->num;
 		return next(p);
 	case T_NAME:
-		return parse_name(p);
+		return parse_name_or_call(p);
 	case T_LPAR:
 		open = col_of(p);
 		if ((rc = next(p)) || (rc = parse_expr(p)))
@@ -570,10 +574,10 @@ int ts_formula_compile(const char *text, const struct ts_formula_vars *vars,
 		return ts_error_set(err, TS_EINVAL, -1, "no formula given");
 	len = strlen(text);
 	if (len > TS_FORMULA_MAX_LEN)
-		return ts_error_set(err, TS_ERANGE, TS_FORMULA_MAX_LEN + 1,
-				    "column %d: formula longer than %d "
-				    "characters",
-				    TS_FORMULA_MAX_LEN + 1, TS_FORMULA_MAX_LEN);
+		return ts_error_set(
+			err, TS_ERANGE, TS_FORMULA_MAX_LEN + 1,
+			"column %d: formula longer than %d characters",
+			TS_FORMULA_MAX_LEN + 1, TS_FORMULA_MAX_LEN);
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
@@ -648,9 +652,9 @@ static double fault(const struct ts_formula *f, const struct insn *in,
 	switch (kind) {
 	case TS_FORMULA_DIVZERO:
 		snprintf(what, sizeof(what), "%s",
-			 in->op == OP_DIV ? "division by zero"
-					  : "division by zero: 0 to a "
-					    "negative power");
+			 in->op == OP_DIV
+				 ? "division by zero"
+				 : "division by zero: 0 to a negative power");
 		break;
 	case TS_FORMULA_DOMAIN:
 		snprintf(what, sizeof(what), "domain error in %s",
@@ -665,8 +669,7 @@ static double fault(const struct ts_formula *f, const struct insn *in,
 			 isnan(value) ? "NaN" : "infinite");
 	}
 	ts_log(&f->logger, TS_LOG_ERROR,
-	       "formula: %s at column %u; the formula's value is 0 (reported "
-	       "once)",
+	       "formula: %s at column %u; the formula's value is 0 (reported once)",
 	       what, in->col);
 	return 0.0;
 }
@@ -785,7 +788,7 @@ struct out {
 	size_t size, len;
 };
 
-static void put(struct out *o, const char *s)
+static void print_text(struct out *o, const char *s)
 {
 	size_t n = strlen(s);
 
@@ -826,9 +829,9 @@ static void print_operand(const struct ts_formula *f, size_t i, int min,
 		print_node(f, i, o);
 		return;
 	}
-	put(o, "(");
+	print_text(o, "(");
 	print_node(f, i, o);
-	put(o, ")");
+	print_text(o, ")");
 }
 
 /* Operand k (0-based) of the instruction at i. */
@@ -842,6 +845,10 @@ static size_t operand(const struct ts_formula *f, size_t i, unsigned k)
 	return end;
 }
 
+/*
+ * Print the subexpression whose last instruction is i, with only the
+ * parentheses operator precedence needs (print_operand()).
+ */
 static void print_node(const struct ts_formula *f, size_t i, struct out *o)
 {
 	static const char *const infix[] = {
@@ -855,13 +862,13 @@ static void print_node(const struct ts_formula *f, size_t i, struct out *o)
 	switch ((enum op)in->op) {
 	case OP_NUM:
 		ts_decimal_format(in->u.num, num, sizeof(num));
-		put(o, num);
+		print_text(o, num);
 		return;
 	case OP_VAR:
-		put(o, f->names + in->name);
+		print_text(o, f->names + in->name);
 		return;
 	case OP_NEG:
-		put(o, "-");
+		print_text(o, "-");
 		print_operand(f, i - 1, 3, o);
 		return;
 	case OP_ADD:
@@ -874,21 +881,21 @@ static void print_node(const struct ts_formula *f, size_t i, struct out *o)
 		/* left-associative: the right operand binds tighter; ^ is
 		 * right-associative and its base must be a primary */
 		print_operand(f, operand(f, i, 0), in->op == OP_POW ? 5 : p, o);
-		put(o, infix[in->op]);
+		print_text(o, infix[in->op]);
 		print_operand(f, i - 1, in->op == OP_POW ? 3 : p + 1, o);
 		return;
 	}
 	default:
 		for (k = 0; k < N_FUNCTIONS; k++)
 			if (functions[k].op == (enum op)in->op)
-				put(o, functions[k].name);
-		put(o, "(");
+				print_text(o, functions[k].name);
+		print_text(o, "(");
 		for (k = 0; k < in->argc; k++) {
 			if (k)
-				put(o, ", ");
+				print_text(o, ", ");
 			print_node(f, operand(f, i, k), o);
 		}
-		put(o, ")");
+		print_text(o, ")");
 	}
 }
 

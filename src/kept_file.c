@@ -10,22 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "atomic_file.h"
 #include "kept_file.h"
+#include "utc_time.h"
 #include "whole_file.h"
-
-const char *ts_kept_utc(int64_t t, char *buf, size_t len)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if ((int64_t)tt != t || !gmtime_r(&tt, &tm) ||
-	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		snprintf(buf, len, "%" PRId64, t);
-	return buf;
-}
 
 int ts_kept_time_check(const char *what, int64_t t, int64_t now,
 		       struct ts_error *err)
@@ -35,19 +24,20 @@ int ts_kept_time_check(const char *what, int64_t t, int64_t now,
 	if (t < 0)
 		return ts_error_set(err, TS_ECORRUPT, -1,
 				    "%s %" PRId64 " is negative", what, t);
+	/* clang-format off */
 	if (t > now && t - now > TS_STATE_CLOCK_SKEW)
 		return ts_error_set(err, TS_ECORRUPT, -1,
-				    "%s %s is %" PRId64 " s after now (%s), "
-				    "more than the %d s of clock skew allowed",
-				    what, ts_kept_utc(t, a, sizeof(a)), t - now,
-				    ts_kept_utc(now, b, sizeof(b)),
+				    "%s %s is %" PRId64 " s after now (%s), more than the %d s of clock skew allowed",
+				    what, ts_utc_time(t, a, sizeof(a)), t - now,
+				    ts_utc_time(now, b, sizeof(b)),
 				    TS_STATE_CLOCK_SKEW);
+	/* clang-format on */
 	return TS_OK;
 }
 
 /* One copy: TS_OK, TS_ENOENT, or its defect in *why. */
-static int load_one(const char *path, const struct ts_kept_file *how, void *out,
-		    struct ts_error *why)
+static int load_copy(const char *path, const struct ts_kept_file *how,
+		     void *out, struct ts_error *why)
 {
 	char *buf;
 	size_t len;
@@ -73,7 +63,7 @@ int ts_kept_file_load(const char *path, const struct ts_kept_file *how,
 	if (!st)
 		st = &local;
 	memset(st, 0, sizeof(*st));
-	rc1 = load_one(path, how, out, &e1);
+	rc1 = load_copy(path, how, out, &e1);
 	st->path_code = rc1;
 	if (rc1 == TS_OK)
 		return TS_OK;
@@ -87,7 +77,7 @@ int ts_kept_file_load(const char *path, const struct ts_kept_file *how,
 	prev = ts_atomic_file_sibling(path, how->prev_suffix);
 	if (!prev)
 		return ts_error_set(err, TS_ENOMEM, -1, "%s", st->problem);
-	rc2 = load_one(prev, how, out, &e2);
+	rc2 = load_copy(prev, how, out, &e2);
 	if (rc2 == TS_OK) {
 		st->used_prev = 1;
 		free(prev);
@@ -108,7 +98,7 @@ int ts_kept_file_load(const char *path, const struct ts_kept_file *how,
 }
 
 /* atomic_file's worth_keeping(): the current copy passes complete(). */
-static int worth_keeping(const char *path, const void *arg)
+static int keep_if_complete(const char *path, const void *arg)
 {
 	const struct ts_kept_file *how = arg;
 	struct ts_error ignored = TS_ERROR_INIT;
@@ -129,7 +119,7 @@ int ts_kept_file_save(const char *path, const void *image, size_t len,
 	const struct ts_atomic_file a = {
 		.tmp_suffix = ".new",
 		.prev_suffix = how->prev_suffix,
-		.worth_keeping = worth_keeping,
+		.worth_keeping = keep_if_complete,
 		.arg = how,
 	};
 

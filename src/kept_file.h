@@ -92,10 +92,4 @@ int ts_kept_file_save(const char *path, const void *image, size_t len,
 int ts_kept_time_check(const char *what, int64_t t, int64_t now,
 		       struct ts_error *err);
 
-/*
- * ts_kept_utc() - t as "2023-11-15T14:00:00Z" in buf (at least 32
- * bytes), or as a number when it is out of gmtime()'s range.  RET buf.
- */
-const char *ts_kept_utc(int64_t t, char *buf, size_t len);
-
 #endif /* TS_KEPT_FILE_H */

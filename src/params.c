@@ -27,7 +27,7 @@ struct scan {
 	struct ts_error *err;
 };
 
-static int is_blank(char c)
+static int is_space_or_tab(char c)
 {
 	return c == ' ' || c == '\t';
 }
@@ -40,12 +40,12 @@ static int is_key_char(char c)
 
 static void skip_blanks(struct scan *s)
 {
-	while (is_blank(s->text[s->pos]))
+	while (is_space_or_tab(s->text[s->pos]))
 		s->pos++;
 }
 
 /* "'x'", "end of text", "byte 0x01" for messages. */
-static const char *describe(char c, char *buf, size_t size)
+static const char *describe_char(char c, char *buf, size_t size)
 {
 	if (c == '\0')
 		return "end of text";
@@ -67,11 +67,11 @@ static int quoted_value(struct scan *s, const char *key, char *dst)
 		char c = s->text[s->pos];
 
 		if (c == '\0' || (c == '\\' && s->text[s->pos + 1] == '\0'))
-			return ts_error_set(s->err, TS_ESYNTAX, (long)open + 1,
-					    TS_QUOTE_FMT
-					    ": quote opened at column %zu "
-					    "is not closed",
-					    TS_QUOTE(key), open + 1);
+			return ts_error_set(
+				s->err, TS_ESYNTAX, (long)open + 1,
+				TS_QUOTE_FMT
+				": quote opened at column %zu is not closed",
+				TS_QUOTE(key), open + 1);
 		if (c == q)
 			break;
 		if (c == '\\') {
@@ -81,12 +81,10 @@ static int quoted_value(struct scan *s, const char *key, char *dst)
 				return ts_error_set(
 					s->err, TS_ESYNTAX, (long)s->pos + 1,
 					TS_QUOTE_FMT
-					": column %zu: unknown escape "
-					"\\ before %s (inside %c...%c only "
-					"\\%c and "
-					"\\\\ are escapes)",
+					": column %zu: unknown escape \\ before %s (inside %c...%c only \\%c and \\\\ are escapes)",
 					TS_QUOTE(key), s->pos + 1,
-					describe(e, buf, sizeof(buf)), q, q, q);
+					describe_char(e, buf, sizeof(buf)), q,
+					q, q);
 			c = e;
 			s->pos++;
 		}
@@ -99,10 +97,10 @@ static int quoted_value(struct scan *s, const char *key, char *dst)
 	if (s->text[s->pos] != ',' && s->text[s->pos] != '\0')
 		return ts_error_set(
 			s->err, TS_ESYNTAX, (long)s->pos + 1,
-			TS_QUOTE_FMT ": column %zu: expected ',' after the "
-				     "closing quote, found %s",
+			TS_QUOTE_FMT
+			": column %zu: expected ',' after the closing quote, found %s",
 			TS_QUOTE(key), s->pos + 1,
-			describe(s->text[s->pos], buf, sizeof(buf)));
+			describe_char(s->text[s->pos], buf, sizeof(buf)));
 	s->out = dst + 1;
 	return TS_OK;
 }
@@ -118,14 +116,13 @@ static int plain_value(struct scan *s, const char *key, char *dst)
 		if (c == '"' || c == '\'')
 			return ts_error_set(
 				s->err, TS_ESYNTAX, (long)s->pos + 1,
-				TS_QUOTE_FMT ": column %zu: quote inside an "
-					     "unquoted value (quote the whole "
-					     "value)",
+				TS_QUOTE_FMT
+				": column %zu: quote inside an unquoted value (quote the whole value)",
 				TS_QUOTE(key), s->pos + 1);
 		s->pos++;
 	}
 	end = s->pos;
-	while (end > start && is_blank(s->text[end - 1]))
+	while (end > start && is_space_or_tab(s->text[end - 1]))
 		end--;
 	memcpy(dst, s->text + start, end - start);
 	dst[end - start] = '\0';
@@ -145,10 +142,10 @@ static int item(struct scan *s, const struct ts_params *list,
 		s->pos++;
 	len = s->pos - start;
 	if (!len)
-		return ts_error_set(s->err, TS_ESYNTAX, (long)start + 1,
-				    "column %zu: expected a key name, found %s",
-				    start + 1,
-				    describe(s->text[start], buf, sizeof(buf)));
+		return ts_error_set(
+			s->err, TS_ESYNTAX, (long)start + 1,
+			"column %zu: expected a key name, found %s", start + 1,
+			describe_char(s->text[start], buf, sizeof(buf)));
 	key = s->out;
 	memcpy(key, s->text + start, len);
 	key[len] = '\0';
@@ -157,20 +154,20 @@ static int item(struct scan *s, const struct ts_params *list,
 	it->key_col = (long)start + 1;
 	for (i = 0; i < list->n; i++)
 		if (!strcasecmp(list->item[i].key, key))
-			return ts_error_set(s->err, TS_ESYNTAX, it->key_col,
-					    TS_QUOTE_FMT
-					    ": column %ld: key given twice "
-					    "(first at column %ld)",
-					    TS_QUOTE(key), it->key_col,
-					    list->item[i].key_col);
+			return ts_error_set(
+				s->err, TS_ESYNTAX, it->key_col,
+				TS_QUOTE_FMT
+				": column %ld: key given twice (first at column %ld)",
+				TS_QUOTE(key), it->key_col,
+				list->item[i].key_col);
 	skip_blanks(s);
 	if (s->text[s->pos] != '=')
 		return ts_error_set(
 			s->err, TS_ESYNTAX, (long)s->pos + 1,
-			TS_QUOTE_FMT ": column %zu: expected '=' after the "
-				     "key, found %s",
+			TS_QUOTE_FMT
+			": column %zu: expected '=' after the key, found %s",
 			TS_QUOTE(key), s->pos + 1,
-			describe(s->text[s->pos], buf, sizeof(buf)));
+			describe_char(s->text[s->pos], buf, sizeof(buf)));
 	s->pos++;
 	skip_blanks(s);
 	it->value_col = (long)s->pos + 1;

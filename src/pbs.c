@@ -5,7 +5,8 @@
  *
  * With p = fs_parent(i), w = shares[i] / (sum of the shares of p's kids,
  * "parent" ones excluded, in 64 bits) or 0 when that sum is 0, and
- * u = usage[i] / usage[root] capped at 1 (0 when the root has none):
+ * u = usage[i] / usage[root] capped at 1 (0 when the root has none;
+ * ts_normalise_node_usage(), as NormUsage):
  *
  *   fairshare_perc[i]       = perc[p] * w              perc[root] = 1
  *   fairshare_tree_usage[i] = u                        p is the root
@@ -26,6 +27,7 @@
 #include <math.h>
 
 #include "fairshare.h"
+#include "normalise.h"
 
 double ts_pbs_factor(double tree_usage, double perc)
 {
@@ -40,7 +42,7 @@ int ts_pbs(const struct ts_tree *t, struct ts_fs *fs, struct ts_error *err)
 	int rc;
 	size_t p, k;
 
-	if ((rc = ts_fs_check(t, fs, "pbs", err)))
+	if ((rc = ts_normalise_check(t, fs, "pbs", err)))
 		return rc;
 	total = t->usage[0];
 	fs->pbs_perc[0] = 1.0;
@@ -57,7 +59,7 @@ int ts_pbs(const struct ts_tree *t, struct ts_fs *fs, struct ts_error *err)
 				sum += t->shares[kids[k]];
 		for (k = 0; k < t->kid_count[p]; k++) {
 			long c = kids[k];
-			double u = 0.0, w = 0.0, eff;
+			double u, w = 0.0, eff;
 
 			if (t->shares[c] == TS_SHARES_PARENT) {
 				fs->pbs_perc[c] = fs->pbs_perc[p];
@@ -65,8 +67,7 @@ int ts_pbs(const struct ts_tree *t, struct ts_fs *fs, struct ts_error *err)
 				fs->pbs_factor[c] = fs->pbs_factor[p];
 				continue;
 			}
-			if (total > 0)
-				u = (double)fminl(t->usage[c] / total, 1.0L);
+			u = (double)ts_normalise_node_usage(t->usage[c], total);
 			if (sum)
 				w = (double)t->shares[c] / (double)sum;
 			eff = p ? u + (fs->pbs_tree_usage[p] - u) * w : u;

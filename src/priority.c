@@ -41,6 +41,11 @@ static double age_factor(const struct ts_prio_config *cfg,
 	return 1.0;
 }
 
+/*
+ * Slurm's job size factor in [0,1]: nodes and CPUs against the cluster's,
+ * per minute of time limit with SMALL_RELATIVE_TO_TIME, inverted by
+ * PriorityFavorSmall; 0 instead of NaN.
+ */
 static inline double job_size(const struct ts_prio_config *cfg,
 			      const struct ts_prio_job *job)
 {
@@ -50,7 +55,7 @@ static inline double job_size(const struct ts_prio_config *cfg,
 	/* Allocated CPUs once known, else the request. */
 	if (job->total_cpus)
 		cpus = job->total_cpus;
-	else if (job->max_cpus != TS_PRIO_NO_VAL)
+	else if (job->max_cpus != TS_NO_VAL)
 		cpus = job->max_cpus;
 	else if (job->min_cpus)
 		cpus = job->min_cpus;
@@ -63,7 +68,7 @@ static inline double job_size(const struct ts_prio_config *cfg,
 		     (double)cfg->node_count;
 		if (cpus > js)
 			js = (double)cpus;
-		if (job->time_limit != TS_PRIO_NO_VAL)
+		if (job->time_limit != TS_NO_VAL)
 			limit = job->time_limit;
 		else if (job->part)
 			limit = job->part->max_time;
@@ -172,6 +177,10 @@ double ts_prio_tres_weigh(const struct ts_prio_config *cfg, double *f)
 	return tres_weigh(cfg, f);
 }
 
+/*
+ * One job's factors into out: each whose weight is not 0, site and nice
+ * always, the rest 0; out->tres, the caller's array, is kept.
+ */
 static inline void factors(const struct ts_prio_config *cfg,
 			   const struct ts_prio_job *job, time_t now,
 			   struct ts_prio_factors *out)

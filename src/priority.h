@@ -34,9 +34,13 @@
 #include <stdint.h>
 #include <time.h>
 
-/* Slurm's sentinels, with the values of slurm/slurm.h (22.05). */
+#include "no_val.h"
+
+/*
+ * Slurm's sentinels, with the values of slurm/slurm.h (22.05); NO_VAL is
+ * TS_NO_VAL (no_val.h).
+ */
 #define TS_PRIO_NICE_OFFSET 0x80000000U
-#define TS_PRIO_NO_VAL	    0xfffffffeU
 #define TS_PRIO_NO_CONSUME  ((uint64_t)0xfffffffffffffffdULL)
 #define TS_PRIO_MAX	    UINT32_MAX
 
@@ -91,10 +95,10 @@ struct ts_prio_job {
 	uint32_t qos_prio;   /* QOS Priority */
 	double qos_norm;     /* ... normalised */
 	uint32_t total_cpus; /* allocated CPUs, 0 if none yet */
-	uint32_t max_cpus;   /* requested, TS_PRIO_NO_VAL if unset */
+	uint32_t max_cpus;   /* requested, TS_NO_VAL if unset */
 	uint32_t min_cpus;
 	uint32_t min_nodes;
-	uint32_t time_limit; /* minutes; TS_PRIO_NO_VAL: partition's */
+	uint32_t time_limit;		 /* minutes; TS_NO_VAL: partition's */
 	const struct ts_prio_part *part; /* NULL: none */
 	uint32_t site;			 /* site factor, NICE_OFFSET based */
 	uint32_t nice;			 /* nice, NICE_OFFSET based */

@@ -178,7 +178,7 @@ static const struct key {
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
-static const struct key *find_key(const char *name)
+static const struct key *find_setting_key(const char *name)
 {
 	size_t i;
 
@@ -196,10 +196,10 @@ static int needs(const struct ts_params *list, unsigned given, const char *key,
 
 	if (!p || (given & need_bit))
 		return TS_OK;
-	return ts_error_set(err, TS_EINVAL, p->key_col,
-			    "%s (column %ld) needs %s: without it %s has no "
-			    "effect",
-			    key, p->key_col, need, key);
+	return ts_error_set(
+		err, TS_EINVAL, p->key_col,
+		"%s (column %ld) needs %s: without it %s has no effect", key,
+		p->key_col, need, key);
 }
 
 void ts_settings_init(struct ts_settings *s)
@@ -234,18 +234,15 @@ int ts_settings_parse(const char *text, const struct ts_formula_vars *vars,
 	if (rc)
 		return rc;
 	for (i = 0; i < list.n && !rc; i++) {
-		const struct key *k = find_key(list.item[i].key);
+		const struct key *k = find_setting_key(list.item[i].key);
 
 		c.p = &list.item[i];
 		if (!k) {
-			rc = ts_error_set(err, TS_EKEY, c.p->key_col,
-					  TS_QUOTE_FMT
-					  " (column %ld): unknown "
-					  "key; known "
-					  "keys are fairshare, usage_window, "
-					  "usage_depth, usage_decay, "
-					  "fs_targets, fs_policy and formula",
-					  TS_QUOTE(c.p->key), c.p->key_col);
+			rc = ts_error_set(
+				err, TS_EKEY, c.p->key_col,
+				TS_QUOTE_FMT
+				" (column %ld): unknown key; known keys are fairshare, usage_window, usage_depth, usage_decay, fs_targets, fs_policy and formula",
+				TS_QUOTE(c.p->key), c.p->key_col);
 		} else if (!c.p->value[0]) {
 			rc = bad_value(&c, TS_EINVAL, "empty value");
 		} else {
@@ -285,10 +282,10 @@ int ts_settings_check_flags(const struct ts_settings *s, bool fair_tree,
 		flag = "NO_FAIR_TREE";
 	if (!flag)
 		return TS_OK;
-	return ts_error_set(err, TS_EINVAL, -1,
-			    "fairshare=%s contradicts PriorityFlags=%s: remove "
-			    "one of them",
-			    algo_names[s->fairshare], flag);
+	return ts_error_set(
+		err, TS_EINVAL, -1,
+		"fairshare=%s contradicts PriorityFlags=%s: remove one of them",
+		algo_names[s->fairshare], flag);
 }
 
 enum ts_fs_algo ts_settings_algo(const struct ts_settings *s, bool fair_tree,
@@ -320,7 +317,7 @@ static char *tail(struct out *o, size_t *room)
 	return none;
 }
 
-static void put(struct out *o, const char *str)
+static void append_text(struct out *o, const char *str)
 {
 	size_t room;
 	char *at = tail(o, &room);
@@ -332,9 +329,9 @@ static void put(struct out *o, const char *str)
 static void put_key(struct out *o, const char *key)
 {
 	if (o->len)
-		put(o, ",");
-	put(o, key);
-	put(o, "=");
+		append_text(o, ",");
+	append_text(o, key);
+	append_text(o, "=");
 }
 
 int ts_settings_render(const struct ts_settings *s, char *buf, size_t size)
@@ -348,33 +345,33 @@ int ts_settings_render(const struct ts_settings *s, char *buf, size_t size)
 		buf[0] = '\0';
 	if (s->given & TS_SET_FAIRSHARE) {
 		put_key(&o, "fairshare");
-		put(&o, algo_names[s->fairshare]);
+		append_text(&o, algo_names[s->fairshare]);
 	}
 	if (s->given & TS_SET_USAGE_WINDOW) {
 		put_key(&o, "usage_window");
 		ts_duration_format(s->usage_window, v, sizeof(v));
-		put(&o, v);
+		append_text(&o, v);
 		put_key(&o, "usage_depth");
 		snprintf(v, sizeof(v), "%u", s->usage_depth);
-		put(&o, v);
+		append_text(&o, v);
 		put_key(&o, "usage_decay");
 		ts_decimal_format(s->usage_decay, v, sizeof(v));
-		put(&o, v);
+		append_text(&o, v);
 	}
 	if (s->given & TS_SET_FS_TARGETS) {
 		put_key(&o, "fs_targets");
 		at = tail(&o, &room);
 		o.len += (size_t)ts_params_quote(s->fs_targets, at, room);
 		put_key(&o, "fs_policy");
-		put(&o, s->fs_ratio ? "ratio" : "difference");
+		append_text(&o, s->fs_ratio ? "ratio" : "difference");
 	}
 	if (s->formula) {
 		/* canonical text has no quote or backslash to escape */
 		put_key(&o, "formula");
-		put(&o, "\"");
+		append_text(&o, "\"");
 		at = tail(&o, &room);
 		o.len += (size_t)ts_formula_print(s->formula, at, room);
-		put(&o, "\"");
+		append_text(&o, "\"");
 	}
 	return (int)o.len;
 }

@@ -128,9 +128,9 @@ static int key_equal(const struct ts_targets *tg, const struct entry *e,
 	return strlen(en) == account_len && !memcmp(en, account, account_len);
 }
 
-static const struct entry *lookup(const struct ts_targets *tg, int is_user,
-				  const char *name, size_t name_len,
-				  const char *account, size_t account_len)
+static const struct entry *find_entry(const struct ts_targets *tg, int is_user,
+				      const char *name, size_t name_len,
+				      const char *account, size_t account_len)
 {
 	size_t h;
 
@@ -213,7 +213,7 @@ struct word {
 	size_t len;
 };
 
-static int is_blank(char c)
+static int is_space_not_newline(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
@@ -229,12 +229,13 @@ static size_t split(const char *line, size_t len, struct word *w, size_t max)
 	while (i < len && line[i] != '#') {
 		size_t start;
 
-		if (is_blank(line[i])) {
+		if (is_space_not_newline(line[i])) {
 			i++;
 			continue;
 		}
 		start = i;
-		while (i < len && !is_blank(line[i]) && line[i] != '#')
+		while (i < len && !is_space_not_newline(line[i]) &&
+		       line[i] != '#')
 			i++;
 		if (n == max)
 			return max + 1;
@@ -280,16 +281,15 @@ static int parse_target(const struct word *w, long line, struct ts_target *t,
 		}
 	}
 	if (!digits || i != len)
-		return ts_error_set(err, TS_ESYNTAX, line,
-				    "line %ld: target '%.*s' is not a "
-				    "percentage (N, N- or N+)",
-				    line, (int)(w->len > 64 ? 64 : w->len),
-				    w->start);
+		return ts_error_set(
+			err, TS_ESYNTAX, line,
+			"line %ld: target '%.*s' is not a percentage (N, N- or N+)",
+			line, (int)(w->len > 64 ? 64 : w->len), w->start);
 	if (value > 100)
-		return ts_error_set(err, TS_ERANGE, line,
-				    "line %ld: target '%.*s' out of range "
-				    "0..100",
-				    line, (int)(len > 64 ? 64 : len), w->start);
+		return ts_error_set(
+			err, TS_ERANGE, line,
+			"line %ld: target '%.*s' out of range 0..100", line,
+			(int)(len > 64 ? 64 : len), w->start);
 	t->percent = (double)value;
 	t->line = line;
 	return TS_OK;
@@ -301,8 +301,8 @@ struct name {
 	size_t name_len, account_len;
 };
 
-static int parse_name(const struct word *w, int is_user, long line,
-		      struct name *nm, struct ts_error *err)
+static int parse_entity_name(const struct word *w, int is_user, long line,
+			     struct name *nm, struct ts_error *err)
 {
 	int shown = (int)(w->len > 64 ? 64 : w->len);
 	const char *at = memchr(w->start, '@', w->len);
@@ -314,10 +314,10 @@ static int parse_name(const struct word *w, int is_user, long line,
 	if (!at)
 		return TS_OK;
 	if (!is_user)
-		return ts_error_set(err, TS_ESYNTAX, line,
-				    "line %ld: account name '%.*s' contains "
-				    "'@'",
-				    line, shown, w->start);
+		return ts_error_set(
+			err, TS_ESYNTAX, line,
+			"line %ld: account name '%.*s' contains '@'", line,
+			shown, w->start);
 	nm->name_len = (size_t)(at - w->start);
 	nm->account = at + 1;
 	nm->account_len = w->len - nm->name_len - 1;
@@ -360,8 +360,8 @@ static int add_entry(struct ts_targets *tg, int is_user, const struct name *nm,
 }
 
 /* One line: blank, or KIND NAME TARGET (targets.h). */
-static int parse_line(struct ts_targets *tg, const char *s, size_t len,
-		      long line, struct ts_error *err)
+static int parse_target_line(struct ts_targets *tg, const char *s, size_t len,
+			     long line, struct ts_error *err)
 {
 	struct word w[3];
 	size_t n = split(s, len, w, 3);
@@ -380,41 +380,38 @@ static int parse_line(struct ts_targets *tg, const char *s, size_t len,
 	else if (word_is(&w[0], "account"))
 		is_user = 0;
 	else
-		return ts_error_set(err, TS_EKEY, line,
-				    "line %ld: unknown kind '%.*s' (expected "
-				    "account or user)",
-				    line, (int)(w[0].len > 64 ? 64 : w[0].len),
-				    w[0].start);
+		return ts_error_set(
+			err, TS_EKEY, line,
+			"line %ld: unknown kind '%.*s' (expected account or user)",
+			line, (int)(w[0].len > 64 ? 64 : w[0].len), w[0].start);
 	if (n < 3)
 		return ts_error_set(err, TS_ESYNTAX, line,
 				    "line %ld: expected '%s NAME TARGET'", line,
 				    is_user ? "user" : "account");
 	if (n > 3)
-		return ts_error_set(err, TS_ESYNTAX, line,
-				    "line %ld: unexpected text after the "
-				    "target",
-				    line);
-	rc = parse_name(&w[1], is_user, line, &nm, err);
+		return ts_error_set(
+			err, TS_ESYNTAX, line,
+			"line %ld: unexpected text after the target", line);
+	rc = parse_entity_name(&w[1], is_user, line, &nm, err);
 	if (rc)
 		return rc;
 	if (!is_user && word_is(&w[1], "root"))
-		return ts_error_set(err, TS_EINVAL, line,
-				    "line %ld: account root always has 100%% "
-				    "of the usage; a target there means "
-				    "nothing",
-				    line);
+		return ts_error_set(
+			err, TS_EINVAL, line,
+			"line %ld: account root always has 100%% of the usage; a target there means nothing",
+			line);
 	rc = parse_target(&w[2], line, &t, err);
 	if (rc)
 		return rc;
-	dup = lookup(tg, is_user, nm.name, nm.name_len, nm.account,
-		     nm.account_len);
+	dup = find_entry(tg, is_user, nm.name, nm.name_len, nm.account,
+			 nm.account_len);
 	if (dup)
-		return ts_error_set(err, TS_EINVAL, line,
-				    "line %ld: duplicate target for %s %.*s "
-				    "(first on line %ld)",
-				    line, is_user ? "user" : "account",
-				    (int)(w[1].len > 64 ? 64 : w[1].len),
-				    w[1].start, dup->target.line);
+		return ts_error_set(
+			err, TS_EINVAL, line,
+			"line %ld: duplicate target for %s %.*s (first on line %ld)",
+			line, is_user ? "user" : "account",
+			(int)(w[1].len > 64 ? 64 : w[1].len), w[1].start,
+			dup->target.line);
 	return add_entry(tg, is_user, &nm, &t, line, err);
 }
 
@@ -432,7 +429,8 @@ int ts_targets_parse(const char *text, size_t len, struct ts_targets **out,
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - text) : len;
-		int rc = parse_line(tg, text + pos, end - pos, ++line, err);
+		int rc = parse_target_line(tg, text + pos, end - pos, ++line,
+					   err);
 
 		if (rc) {
 			ts_targets_free(tg);
@@ -483,8 +481,8 @@ const struct ts_target *ts_targets_find(const struct ts_targets *tg,
 {
 	const struct entry *e;
 
-	e = lookup(tg, is_user ? 1 : 0, name, strlen(name), account,
-		   account ? strlen(account) : 0);
+	e = find_entry(tg, is_user ? 1 : 0, name, strlen(name), account,
+		       account ? strlen(account) : 0);
 	return e ? &e->target : NULL;
 }
 

@@ -63,8 +63,8 @@ void ts_tree_reset(struct ts_tree *t)
 	t->finished = 0;
 }
 
-static int add_name(struct ts_tree *t, const char *name, size_t *off,
-		    struct ts_error *err)
+static int store_name(struct ts_tree *t, const char *name, size_t *off,
+		      struct ts_error *err)
 {
 	size_t len = strlen(name) + 1;
 
@@ -120,7 +120,7 @@ long ts_tree_add(struct ts_tree *t, long parent, const char *name, int is_user,
 	}
 	if (i == t->cap && grow_nodes(t, t->cap ? 2 * t->cap : 16, err))
 		return -1;
-	if (add_name(t, name ? name : "", &t->name_off[i], err))
+	if (store_name(t, name ? name : "", &t->name_off[i], err))
 		return -1;
 	t->parent[i] = parent;
 	t->shares[i] = shares;

@@ -115,6 +115,11 @@ static long map_find(const struct reader *r, const struct name_map *m,
 	return NO_REC;
 }
 
+/*
+ * Insert record idx under key (name, parent) into the open-addressing
+ * table m, doubling it (and rehashing) past half full.  RET TS_OK or
+ * TS_ENOMEM.
+ */
 static int map_insert(struct reader *r, struct name_map *m, long idx,
 		      long parent)
 {
@@ -301,13 +306,11 @@ static int sum_usage(struct reader *r)
 			if (i == 0)
 				return ts_error_set(
 					r->err, TS_EINVAL, x->line,
-					"line %ld: root usage %.6Lg is less "
-					"than its children's sum %.6Lg",
+					"line %ld: root usage %.6Lg is less than its children's sum %.6Lg",
 					x->line, x->usage, x->kids_usage);
 			return ts_error_set(
 				r->err, TS_EINVAL, x->line,
-				"line %ld: account \"%s\" usage %.6Lg is less "
-				"than its children's sum %.6Lg",
+				"line %ld: account \"%s\" usage %.6Lg is less than its children's sum %.6Lg",
 				x->line, x->name, x->usage, x->kids_usage);
 		}
 		if (!isfinite(x->usage))
@@ -320,7 +323,7 @@ static int sum_usage(struct reader *r)
 	return TS_OK;
 }
 
-static int build_tree(struct reader *r, struct ts_tree *t)
+static int tree_from_records(struct reader *r, struct ts_tree *t)
 {
 	struct ts_error terr = TS_ERROR_INIT;
 	size_t i;
@@ -392,10 +395,10 @@ static int parse_shares(struct reader *r, long line, const char *s,
 			uint32_t *out)
 {
 	if (ts_tree_file_shares(s, out))
-		return ts_error_set(r->err, TS_ESYNTAX, line,
-				    "line %ld: SHARES \"%s\" is not an "
-				    "integer 0..%u or parent",
-				    line, s, TS_TREE_FILE_MAX_SHARES);
+		return ts_error_set(
+			r->err, TS_ESYNTAX, line,
+			"line %ld: SHARES \"%s\" is not an integer 0..%u or parent",
+			line, s, TS_TREE_FILE_MAX_SHARES);
 	return TS_OK;
 }
 
@@ -403,10 +406,10 @@ static int parse_usage(struct reader *r, long line, const char *s,
 		       long double *out)
 {
 	if (parse_number(s, out))
-		return ts_error_set(r->err, TS_ESYNTAX, line,
-				    "line %ld: USAGE \"%s\" is not a number "
-				    "0..1.8e308",
-				    line, s);
+		return ts_error_set(
+			r->err, TS_ESYNTAX, line,
+			"line %ld: USAGE \"%s\" is not a number 0..1.8e308",
+			line, s);
 	return TS_OK;
 }
 
@@ -417,6 +420,11 @@ static int too_deep(struct reader *r, long line)
 			    TS_TREE_FILE_MAX_DEPTH);
 }
 
+/*
+ * One line of a tree file, split into tok[0 .. n): root, account or user
+ * (tree_file.h), checked and added as a record.  *root_line is the line
+ * that gave the root's usage, 0 until one has.  RET TS_OK or the error.
+ */
 static int tree_line(struct reader *r, long line, char **tok, size_t n,
 		     long *root_line)
 {
@@ -426,15 +434,14 @@ static int tree_line(struct reader *r, long line, char **tok, size_t n,
 
 	if (!strcmp(tok[0], "root")) {
 		if (n != 2)
-			return ts_error_set(r->err, TS_ESYNTAX, line,
-					    "line %ld: root takes one "
-					    "field, USAGE",
-					    line);
+			return ts_error_set(
+				r->err, TS_ESYNTAX, line,
+				"line %ld: root takes one field, USAGE", line);
 		if (*root_line)
-			return ts_error_set(r->err, TS_EINVAL, line,
-					    "line %ld: root usage already "
-					    "given on line %ld",
-					    line, *root_line);
+			return ts_error_set(
+				r->err, TS_EINVAL, line,
+				"line %ld: root usage already given on line %ld",
+				line, *root_line);
 		*root_line = line;
 		r->recs[0].line = line;
 		r->recs[0].has_usage = 1;
@@ -445,45 +452,43 @@ static int tree_line(struct reader *r, long line, char **tok, size_t n,
 	else if (!strcmp(tok[0], "user"))
 		is_user = 1;
 	else
-		return ts_error_set(r->err, TS_ESYNTAX, line,
-				    "line %ld: unknown kind \"%s\" (expected "
-				    "account, user or root)",
-				    line, tok[0]);
+		return ts_error_set(
+			r->err, TS_ESYNTAX, line,
+			"line %ld: unknown kind \"%s\" (expected account, user or root)",
+			line, tok[0]);
 	if (n < 4)
-		return ts_error_set(r->err, TS_ESYNTAX, line,
-				    "line %ld: %s needs NAME PARENT SHARES "
-				    "[USAGE]",
-				    line, tok[0]);
+		return ts_error_set(
+			r->err, TS_ESYNTAX, line,
+			"line %ld: %s needs NAME PARENT SHARES [USAGE]", line,
+			tok[0]);
 	if (n > 5)
 		return ts_error_set(r->err, TS_ESYNTAX, line,
 				    "line %ld: unexpected \"%s\" after USAGE",
 				    line, tok[5]);
 	if (!is_user && !strcmp(tok[1], "root"))
-		return ts_error_set(r->err, TS_EINVAL, line,
-				    "line %ld: account name \"root\" is the "
-				    "implicit root",
-				    line);
+		return ts_error_set(
+			r->err, TS_EINVAL, line,
+			"line %ld: account name \"root\" is the implicit root",
+			line);
 	if (!strcmp(tok[2], "root"))
 		parent = 0;
 	else if ((parent = map_find(r, &r->accounts, tok[2], -2)) == NO_REC)
-		return ts_error_set(r->err, TS_EINVAL, line,
-				    "line %ld: parent \"%s\" is not an "
-				    "account defined above",
-				    line, tok[2]);
+		return ts_error_set(
+			r->err, TS_EINVAL, line,
+			"line %ld: parent \"%s\" is not an account defined above",
+			line, tok[2]);
 	dup = is_user ? map_find(r, &r->users, tok[1], parent)
 		      : map_find(r, &r->accounts, tok[1], -2);
 	if (dup != NO_REC) {
 		if (is_user)
-			return ts_error_set(r->err, TS_EINVAL, line,
-					    "line %ld: user \"%s\" under "
-					    "\"%s\" already defined on line "
-					    "%ld",
-					    line, tok[1], tok[2],
-					    r->recs[dup].line);
-		return ts_error_set(r->err, TS_EINVAL, line,
-				    "line %ld: account \"%s\" already "
-				    "defined on line %ld",
-				    line, tok[1], r->recs[dup].line);
+			return ts_error_set(
+				r->err, TS_EINVAL, line,
+				"line %ld: user \"%s\" under \"%s\" already defined on line %ld",
+				line, tok[1], tok[2], r->recs[dup].line);
+		return ts_error_set(
+			r->err, TS_EINVAL, line,
+			"line %ld: account \"%s\" already defined on line %ld",
+			line, tok[1], r->recs[dup].line);
 	}
 	if (r->recs[parent].depth >= TS_TREE_FILE_MAX_DEPTH)
 		return too_deep(r, line);
@@ -570,6 +575,10 @@ static size_t split_bars(char *line, char **f)
 	}
 }
 
+/*
+ * The sshare header line: which field holds each known column.  RET TS_OK
+ * or TS_ESYNTAX (too many fields, a column twice, a needed one missing).
+ */
 static int read_header(struct reader *r, long line, char *text,
 		       struct header *h)
 {
@@ -581,8 +590,7 @@ static int read_header(struct reader *r, long line, char *text,
 		n--; /* -p ends every line with '|' */
 	if (n > MAX_FIELDS)
 		return ts_error_set(r->err, TS_ESYNTAX, line,
-				    "line %ld: %zu header fields, at most "
-				    "%d",
+				    "line %ld: %zu header fields, at most %d",
 				    line, n, MAX_FIELDS);
 	for (c = 0; c < COL_COUNT; c++)
 		h->col[c] = -1;
@@ -591,20 +599,19 @@ static int read_header(struct reader *r, long line, char *text,
 			if (strcmp(f[i], col_names[c]))
 				continue;
 			if (h->col[c] >= 0)
-				return ts_error_set(r->err, TS_ESYNTAX, line,
-						    "line %ld: column %s "
-						    "appears twice",
-						    line, col_names[c]);
+				return ts_error_set(
+					r->err, TS_ESYNTAX, line,
+					"line %ld: column %s appears twice",
+					line, col_names[c]);
 			h->col[c] = (int)i;
 		}
 	}
 	for (c = 0; c <= COL_RAWUSAGE; c++)
 		if (h->col[c] < 0)
-			return ts_error_set(r->err, TS_ESYNTAX, line,
-					    "line %ld: sshare header lacks "
-					    "the %s column (save with sshare "
-					    "-a -l -P)",
-					    line, col_names[c]);
+			return ts_error_set(
+				r->err, TS_ESYNTAX, line,
+				"line %ld: sshare header lacks the %s column (save with sshare -a -l -P)",
+				line, col_names[c]);
 	h->fields = n;
 	return TS_OK;
 }
@@ -617,10 +624,10 @@ static int parse_norm(struct reader *r, long line, const char *s, double *out)
 	if (!*s)
 		return TS_OK;
 	if (parse_number(s, &v) || v > 1.0L + HALF_ULP_6)
-		return ts_error_set(r->err, TS_ESYNTAX, line,
-				    "line %ld: NormShares \"%s\" is not a "
-				    "number 0..1",
-				    line, s);
+		return ts_error_set(
+			r->err, TS_ESYNTAX, line,
+			"line %ld: NormShares \"%s\" is not a number 0..1",
+			line, s);
 	*out = (double)v;
 	return TS_OK;
 }
@@ -639,8 +646,7 @@ static int sshare_row(struct reader *r, long line, char **f, size_t n,
 		n--;
 	if (n != h->fields)
 		return ts_error_set(r->err, TS_ESYNTAX, line,
-				    "line %ld: %zu fields, the header has "
-				    "%zu",
+				    "line %ld: %zu fields, the header has %zu",
 				    line, n, h->fields);
 	acct = f[h->col[COL_ACCOUNT]];
 	user = f[h->col[COL_USER]];
@@ -650,11 +656,10 @@ static int sshare_row(struct reader *r, long line, char **f, size_t n,
 		return ts_error_set(r->err, TS_ESYNTAX, line,
 				    "line %ld: empty Account", line);
 	if (r->n == 0 && (*user || strcmp(acct, "root") || indent))
-		return ts_error_set(r->err, TS_EINVAL, line,
-				    "line %ld: the first row must be the "
-				    "root account (save with sshare -a -l "
-				    "-P)",
-				    line);
+		return ts_error_set(
+			r->err, TS_EINVAL, line,
+			"line %ld: the first row must be the root account (save with sshare -a -l -P)",
+			line);
 	if (r->n > 0 && !*user && !strcmp(acct, "root"))
 		return ts_error_set(r->err, TS_EINVAL, line,
 				    "line %ld: a second root row", line);
@@ -667,25 +672,25 @@ static int sshare_row(struct reader *r, long line, char **f, size_t n,
 	if (idx == 0)
 		x->shares = 1; /* sshare prints none for the root */
 	else if (ts_tree_file_shares(raw, &x->shares))
-		return ts_error_set(r->err, TS_ESYNTAX, line,
-				    "line %ld: RawShares \"%s\" is not an "
-				    "integer 0..%u or parent",
-				    line, raw, TS_TREE_FILE_MAX_SHARES);
+		return ts_error_set(
+			r->err, TS_ESYNTAX, line,
+			"line %ld: RawShares \"%s\" is not an integer 0..%u or parent",
+			line, raw, TS_TREE_FILE_MAX_SHARES);
 	if (parse_uint(f[h->col[COL_RAWUSAGE]], UINT64_MAX, &v))
-		return ts_error_set(r->err, TS_ESYNTAX, line,
-				    "line %ld: RawUsage \"%s\" is not an "
-				    "integer",
-				    line, f[h->col[COL_RAWUSAGE]]);
+		return ts_error_set(
+			r->err, TS_ESYNTAX, line,
+			"line %ld: RawUsage \"%s\" is not an integer", line,
+			f[h->col[COL_RAWUSAGE]]);
 	x->usage = (long double)v;
 	if (h->col[COL_NORMSHARES] >= 0 &&
 	    parse_norm(r, line, f[h->col[COL_NORMSHARES]], &x->norm))
 		return r->err->code;
 	if (h->col[COL_ID] >= 0) {
 		if (parse_uint(f[h->col[COL_ID]], UINT32_MAX, &v))
-			return ts_error_set(r->err, TS_ESYNTAX, line,
-					    "line %ld: ID \"%s\" is not an "
-					    "integer",
-					    line, f[h->col[COL_ID]]);
+			return ts_error_set(
+				r->err, TS_ESYNTAX, line,
+				"line %ld: ID \"%s\" is not an integer", line,
+				f[h->col[COL_ID]]);
 		x->id = (uint32_t)v;
 	}
 	/* Fair Tree leaves an account's FairShare empty; classic does not. */
@@ -786,10 +791,10 @@ static long parent_slot(struct reader *r, const struct rec *x,
 	if (indented) {
 		if (x->indent >= 1 && x->indent <= depth)
 			return (long)x->indent - 1;
-		ts_error_set(r->err, TS_EINVAL, x->line,
-			     "line %ld: Account indented by %zu blanks, "
-			     "expected 1 to %zu",
-			     x->line, x->indent, depth);
+		ts_error_set(
+			r->err, TS_EINVAL, x->line,
+			"line %ld: Account indented by %zu blanks, expected 1 to %zu",
+			x->line, x->indent, depth);
 		return -1;
 	}
 	if (x->is_user)
@@ -802,11 +807,10 @@ static long parent_slot(struct reader *r, const struct rec *x,
 		if (fits_under(r, stack[k], x, fair_tree))
 			return (long)k;
 	}
-	ts_error_set(r->err, TS_EINVAL, x->line,
-		     "line %ld: cannot place account \"%s\": no account "
-		     "above it has room for its shares and usage in sshare's "
-		     "order",
-		     x->line, x->name);
+	ts_error_set(
+		r->err, TS_EINVAL, x->line,
+		"line %ld: cannot place account \"%s\": no account above it has room for its shares and usage in sshare's order",
+		x->line, x->name);
 	return -1;
 }
 
@@ -836,18 +840,16 @@ static int place_rows(struct reader *r, int fair_tree)
 		p = stack[k];
 		if (x->is_user && strcmp(x->acct, r->recs[p].name)) {
 			if (indented)
-				ts_error_set(r->err, TS_EINVAL, x->line,
-					     "line %ld: user \"%s\" of account "
-					     "\"%s\" is indented under \"%s\"",
-					     x->line, x->name, x->acct,
-					     r->recs[p].name);
+				ts_error_set(
+					r->err, TS_EINVAL, x->line,
+					"line %ld: user \"%s\" of account \"%s\" is indented under \"%s\"",
+					x->line, x->name, x->acct,
+					r->recs[p].name);
 			else
-				ts_error_set(r->err, TS_EINVAL, x->line,
-					     "line %ld: user \"%s\" of account "
-					     "\"%s\" does not follow that "
-					     "account's row (rows must stay "
-					     "in sshare's order)",
-					     x->line, x->name, x->acct);
+				ts_error_set(
+					r->err, TS_EINVAL, x->line,
+					"line %ld: user \"%s\" of account \"%s\" does not follow that account's row (rows must stay in sshare's order)",
+					x->line, x->name, x->acct);
 			break;
 		}
 		x->parent = p;
@@ -856,10 +858,10 @@ static int place_rows(struct reader *r, int fair_tree)
 			continue;
 		dup = map_find(r, &r->accounts, x->name, -2);
 		if (dup != NO_REC) {
-			ts_error_set(r->err, TS_EINVAL, x->line,
-				     "line %ld: account \"%s\" appears twice "
-				     "(first on line %ld)",
-				     x->line, x->name, r->recs[dup].line);
+			ts_error_set(
+				r->err, TS_EINVAL, x->line,
+				"line %ld: account \"%s\" appears twice (first on line %ld)",
+				x->line, x->name, r->recs[dup].line);
 			break;
 		}
 		r->recs[p].last_account_kid = (long)i;
@@ -872,6 +874,12 @@ static int place_rows(struct reader *r, int fair_tree)
 	return r->err->code;
 }
 
+/*
+ * Saved sshare output: the header, then every row as a record, then the
+ * rows placed in the tree (place_rows()).  OUT *fair_tree as the first
+ * account row tells: 1 (FairShare empty: Fair Tree), 0, or -1 when no
+ * row does.  RET TS_OK or the first error.
+ */
 static int read_sshare(struct reader *r, int *fair_tree)
 {
 	size_t pos = 0, nf;
@@ -893,10 +901,10 @@ static int read_sshare(struct reader *r, int *fair_tree)
 		}
 		nf = split_bars(text, f);
 		if (nf > MAX_FIELDS + 1)
-			return ts_error_set(r->err, TS_ESYNTAX, line,
-					    "line %ld: %zu fields, the header "
-					    "has %zu",
-					    line, nf, h.fields);
+			return ts_error_set(
+				r->err, TS_ESYNTAX, line,
+				"line %ld: %zu fields, the header has %zu",
+				line, nf, h.fields);
 		if (sshare_row(r, line, f, nf, &h, fair_tree))
 			return r->err->code;
 	}
@@ -904,10 +912,10 @@ static int read_sshare(struct reader *r, int *fair_tree)
 		return ts_error_set(r->err, TS_ESYNTAX, 1,
 				    "line 1: no sshare header");
 	if (!r->n)
-		return ts_error_set(r->err, TS_EINVAL, header_line,
-				    "line %ld: no association rows after the "
-				    "header",
-				    header_line);
+		return ts_error_set(
+			r->err, TS_EINVAL, header_line,
+			"line %ld: no association rows after the header",
+			header_line);
 	if (map_insert(r, &r->accounts, 0, -2))
 		return r->err->code;
 	return place_rows(r, *fair_tree);
@@ -986,7 +994,7 @@ int ts_tree_file_parse(const char *text, size_t len, enum ts_tree_format format,
 		rc = read_tree_file(&r);
 	}
 	if (rc == TS_OK)
-		rc = build_tree(&r, t);
+		rc = tree_from_records(&r, t);
 	if (info) {
 		size_t i;
 

@@ -20,6 +20,7 @@
 #include "crc32.h"
 #include "state_bytes.h"
 #include "usage_state.h"
+#include "utc_time.h"
 #include "window_store.h"
 
 #define MAGIC	     "TSSTATE" /* and its NUL: 8 bytes */
@@ -64,10 +65,10 @@ int ts_usage_state_alloc(struct ts_usage_state *s, uint32_t n_tres,
 	if (!s->tres_id || set_alloc(&s->assoc, n_assoc, v) ||
 	    set_alloc(&s->leaf, n_leaf, v) || set_alloc(&s->qos, n_qos, v)) {
 		ts_usage_state_free(s);
-		return ts_error_set(err, TS_ENOMEM, -1,
-				    "cannot allocate the usage of %zu "
-				    "associations and %zu QOS",
-				    n_assoc, n_qos);
+		return ts_error_set(
+			err, TS_ENOMEM, -1,
+			"cannot allocate the usage of %zu associations and %zu QOS",
+			n_assoc, n_qos);
 	}
 	return TS_OK;
 }
@@ -88,6 +89,11 @@ static int cmp_order(const void *x, const void *y)
 	return a->at < b->at ? -1 : a->at > b->at;
 }
 
+/*
+ * One set's records in rising id order, values moved with their id
+ * (stable: equal ids keep their order, so the duplicate is named).
+ * RET TS_OK, TS_EINVAL for an id given twice, or TS_ENOMEM.
+ */
 static int sort_set(struct ts_usage_set *set, size_t v, const char *what,
 		    struct ts_error *err)
 {
@@ -184,10 +190,10 @@ static int check_set(const struct ts_usage_set *set, size_t v, const char *what,
 			long double x = set->val[i * v + k];
 
 			if (!(x >= 0 && x - x == 0))
-				return ts_error_set(err, TS_EINVAL, -1,
-						    "%s %u: value %zu is %Lg, "
-						    "not a finite number >= 0",
-						    what, set->id[i], k, x);
+				return ts_error_set(
+					err, TS_EINVAL, -1,
+					"%s %u: value %zu is %Lg, not a finite number >= 0",
+					what, set->id[i], k, x);
 		}
 	}
 	return TS_OK;
@@ -231,10 +237,9 @@ int ts_usage_state_encode(const struct ts_usage_state *s, unsigned char **buf,
 	total = HEADER_BYTES + (size_t)body + CRC_BYTES;
 	b = calloc(1, total);
 	if (!b)
-		return ts_error_set(err, TS_ENOMEM, -1,
-				    "cannot allocate %zu bytes for the usage "
-				    "state",
-				    total);
+		return ts_error_set(
+			err, TS_ENOMEM, -1,
+			"cannot allocate %zu bytes for the usage state", total);
 	memcpy(b, MAGIC, 8);
 	ts_put32(b + 8, TS_USAGE_STATE_VERSION);
 	ts_put32(b + 12,
@@ -266,7 +271,8 @@ int ts_usage_state_encode(const struct ts_usage_state *s, unsigned char **buf,
 /* ---------------------------------------------------------- decoding */
 
 /* Magic, length and CRC: is this a complete file of ours? */
-static int check_image(const unsigned char *b, size_t len, struct ts_error *err)
+static int check_state_image(const unsigned char *b, size_t len,
+			     struct ts_error *err)
 {
 	uint64_t body;
 	uint32_t stored, crc;
@@ -277,10 +283,10 @@ static int check_image(const unsigned char *b, size_t len, struct ts_error *err)
 		return ts_error_set(err, TS_ECORRUPT, -1,
 				    "not a treeshare state file (bad magic)");
 	if (len < HEADER_BYTES + CRC_BYTES)
-		return ts_error_set(err, TS_ECORRUPT, -1,
-				    "truncated: %zu bytes, the header alone "
-				    "needs %d",
-				    len, HEADER_BYTES + CRC_BYTES);
+		return ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"truncated: %zu bytes, the header alone needs %d", len,
+			HEADER_BYTES + CRC_BYTES);
 	body = ts_get64(b + 16);
 	stored = ts_get32(b + len - CRC_BYTES);
 	crc = ts_crc32(0, b, len - CRC_BYTES);
@@ -292,10 +298,10 @@ static int check_image(const unsigned char *b, size_t len, struct ts_error *err)
 					    : "trailing bytes",
 				    len, body + HEADER_BYTES + CRC_BYTES);
 	if (crc != stored)
-		return ts_error_set(err, TS_ECORRUPT, -1,
-				    "CRC mismatch (stored 0x%08x, computed "
-				    "0x%08x)",
-				    stored, crc);
+		return ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"CRC mismatch (stored 0x%08x, computed 0x%08x)", stored,
+			crc);
 	return TS_OK;
 }
 
@@ -316,10 +322,10 @@ static const unsigned char *get_set(const unsigned char *p,
 		}
 		for (k = 0; k < v; k++, p += TS_VALUE_BYTES)
 			if (!ts_get_value(p, &set->val[i * v + k])) {
-				ts_error_set(err, TS_ECORRUPT, -1,
-					     "%s %u: value %zu is not a "
-					     "finite number >= 0",
-					     what, set->id[i], k);
+				ts_error_set(
+					err, TS_ECORRUPT, -1,
+					"%s %u: value %zu is not a finite number >= 0",
+					what, set->id[i], k);
 				return NULL;
 			}
 	}
@@ -342,11 +348,11 @@ static int check_times(const struct ts_usage_state *s, int64_t now,
 	if (!rc && s->saved_at == 0)
 		rc = ts_error_set(err, TS_ECORRUPT, -1, "save time is 0");
 	if (!rc && s->last_ran > s->saved_at)
-		rc = ts_error_set(err, TS_ECORRUPT, -1,
-				  "last decay time %s is after the save time "
-				  "%s",
-				  ts_kept_utc(s->last_ran, a, sizeof(a)),
-				  ts_kept_utc(s->saved_at, b, sizeof(b)));
+		rc = ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"last decay time %s is after the save time %s",
+			ts_utc_time(s->last_ran, a, sizeof(a)),
+			ts_utc_time(s->saved_at, b, sizeof(b)));
 	return rc;
 }
 
@@ -382,7 +388,7 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	rc = check_image(b, len, err);
+	rc = check_state_image(b, len, err);
 	if (rc)
 		return rc;
 	version = ts_get32(b + 8);
@@ -408,19 +414,17 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 		need = UINT64_MAX;
 	else
 		need = 4 * n_tres + n_rec * record_bytes(n_tres) + w_len;
+	/* clang-format off */
 	if (need != body)
 		return ts_error_set(err, TS_ECORRUPT, -1,
-				    "%" PRIu64 " associations, %" PRIu64
-				    " leaf usages, %" PRIu64 " QOS of %" PRIu64
-				    " TRES and %" PRIu64
-				    " bytes of windows do not fill the %" PRIu64
-				    " bytes of the file's body",
+				    "%" PRIu64 " associations, %" PRIu64 " leaf usages, %" PRIu64 " QOS of %" PRIu64 " TRES and %" PRIu64 " bytes of windows do not fill the %" PRIu64 " bytes of the file's body",
 				    n_assoc, n_leaf, n_qos, n_tres, w_len,
 				    body);
+	/* clang-format on */
 	if ((flags & FLAG_WINDOWS) && !w_len)
-		return ts_error_set(err, TS_ECORRUPT, -1,
-				    "flags say usage windows in use, but "
-				    "there are none");
+		return ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"flags say usage windows in use, but there are none");
 	/* Every count is now bounded by len, so the allocations are too. */
 	rc = ts_usage_state_alloc(s, (uint32_t)n_tres, n_assoc, n_leaf, n_qos,
 				  err);
@@ -456,19 +460,20 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 	}
 	for (i = 0; i < s->leaf.n; i++)
 		if (ts_usage_state_find(&s->assoc, s->leaf.id[i]) < 0) {
-			rc = ts_error_set(err, TS_ECORRUPT, -1,
-					  "leaf usage of association %u, "
-					  "which has no record",
-					  s->leaf.id[i]);
+			rc = ts_error_set(
+				err, TS_ECORRUPT, -1,
+				"leaf usage of association %u, which has no record",
+				s->leaf.id[i]);
 			goto fail;
 		}
 	if (w_len) {
 		s->windows = malloc(w_len);
 		if (!s->windows) {
+			/* clang-format off */
 			rc = ts_error_set(err, TS_ENOMEM, -1,
-					  "cannot allocate %" PRIu64
-					  " bytes of usage windows",
+					  "cannot allocate %" PRIu64 " bytes of usage windows",
 					  w_len);
+			/* clang-format on */
 			goto fail;
 		}
 		memcpy(s->windows, p, w_len);
@@ -485,24 +490,24 @@ fail:
 
 /* ------------------------------------------------------ load and save */
 
-static int decode_file(const void *buf, size_t len, void *out, void *arg,
-		       struct ts_error *err)
+static int decode_state_file(const void *buf, size_t len, void *out, void *arg,
+			     struct ts_error *err)
 {
 	return ts_usage_state_decode(buf, len, *(const int64_t *)arg, out, err);
 }
 
-static int complete(const void *buf, size_t len)
+static int state_complete(const void *buf, size_t len)
 {
 	struct ts_error ignored = TS_ERROR_INIT;
 
-	return check_image(buf, len, &ignored) == TS_OK;
+	return check_state_image(buf, len, &ignored) == TS_OK;
 }
 
 static const struct ts_kept_file kept = {
 	.prev_suffix = ".prev",
 	.max_bytes = TS_USAGE_STATE_MAX_BYTES,
-	.decode = decode_file,
-	.complete = complete,
+	.decode = decode_state_file,
+	.complete = state_complete,
 };
 
 int ts_usage_state_load(const char *path, int64_t now, struct ts_usage_state *s,

@@ -53,10 +53,10 @@ int ts_window_store_encode(const struct ts_windows *w, int64_t now,
 	*len = 0;
 	b = calloc(1, total);
 	if (!b)
-		return ts_error_set(err, TS_ENOMEM, -1,
-				    "cannot allocate %zu bytes for the usage "
-				    "windows",
-				    total);
+		return ts_error_set(
+			err, TS_ENOMEM, -1,
+			"cannot allocate %zu bytes for the usage windows",
+			total);
 	memcpy(b, MAGIC, 8);
 	ts_put32(b + 8, TS_WINDOW_STORE_VERSION);
 	ts_put32(b + 12, 0);
@@ -92,29 +92,29 @@ static int check_image(const unsigned char *b, size_t len, struct ts_error *err)
 	uint32_t stored, crc;
 
 	if (len >= 8 && memcmp(b, MAGIC, 8))
-		return ts_error_set(err, TS_ECORRUPT, -1,
-				    "not a treeshare window state file (bad "
-				    "magic)");
+		return ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"not a treeshare window state file (bad magic)");
 	if (len < HEADER_BYTES + CRC_BYTES)
-		return ts_error_set(err, TS_ECORRUPT, -1,
-				    "truncated: %zu bytes, the header alone "
-				    "needs %d",
-				    len, HEADER_BYTES + CRC_BYTES);
+		return ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"truncated: %zu bytes, the header alone needs %d", len,
+			HEADER_BYTES + CRC_BYTES);
 	body = ts_get64(b + 16);
 	stored = ts_get32(b + len - CRC_BYTES);
 	crc = ts_window_store_crc32(0, b, len - CRC_BYTES);
 	if (crc != stored) {
 		if (body != len - HEADER_BYTES - CRC_BYTES)
-			return ts_error_set(err, TS_ECORRUPT, -1,
-					    "torn or truncated: %zu bytes, "
-					    "header says %llu",
-					    len,
-					    (unsigned long long)body +
-						    HEADER_BYTES + CRC_BYTES);
-		return ts_error_set(err, TS_ECORRUPT, -1,
-				    "CRC mismatch (stored 0x%08x, computed "
-				    "0x%08x)",
-				    stored, crc);
+			return ts_error_set(
+				err, TS_ECORRUPT, -1,
+				"torn or truncated: %zu bytes, header says %llu",
+				len,
+				(unsigned long long)body + HEADER_BYTES +
+					CRC_BYTES);
+		return ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"CRC mismatch (stored 0x%08x, computed 0x%08x)", stored,
+			crc);
 	}
 	if (body != len - HEADER_BYTES - CRC_BYTES)
 		return ts_error_set(err, TS_ECORRUPT, -1,
@@ -124,6 +124,11 @@ static int check_image(const unsigned char *b, size_t len, struct ts_error *err)
 	return TS_OK;
 }
 
+/*
+ * The checked buffer's body into w (initialised from its header): window
+ * bounds, totals, then each association's row.  RET TS_OK, TS_ECORRUPT
+ * naming the bad value, or TS_ENOMEM.
+ */
 static int decode_body(const unsigned char *b, struct ts_windows *w,
 		       struct ts_error *err)
 {
@@ -137,23 +142,23 @@ static int decode_body(const unsigned char *b, struct ts_windows *w,
 		int64_t v = (int64_t)ts_get64(p);
 
 		if (v <= lo || v > hi || (k && v >= w->bound[k - 1]))
-			return ts_error_set(err, TS_ECORRUPT, -1,
-					    "window bound %u (%lld) out of "
-					    "order or range",
-					    k, (long long)v);
+			return ts_error_set(
+				err, TS_ECORRUPT, -1,
+				"window bound %u (%lld) out of order or range",
+				k, (long long)v);
 		w->bound[k] = v;
 	}
 	if (w->bound[0] <= 0 || w->bound[0] % w->interval)
-		return ts_error_set(err, TS_ECORRUPT, -1,
-				    "end of the current window %lld is not a "
-				    "positive multiple of %u s",
-				    (long long)w->bound[0], w->interval);
+		return ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"end of the current window %lld is not a positive multiple of %u s",
+			(long long)w->bound[0], w->interval);
 	for (k = 0; k < depth; k++, p += VALUE_BYTES)
 		if (!ts_get_value(p, &w->total[k]))
-			return ts_error_set(err, TS_ECORRUPT, -1,
-					    "total of window %u is not a "
-					    "finite number >= 0",
-					    k);
+			return ts_error_set(
+				err, TS_ECORRUPT, -1,
+				"total of window %u is not a finite number >= 0",
+				k);
 	for (s = 0; s < n; s++) {
 		uint32_t id = ts_get32(p);
 		long slot;
@@ -169,8 +174,7 @@ static int decode_body(const unsigned char *b, struct ts_windows *w,
 			if (!ts_get_value(p, &w->usage[s * depth + k]))
 				return ts_error_set(
 					err, TS_ECORRUPT, -1,
-					"association %u: usage of window %u "
-					"is not a finite number >= 0",
+					"association %u: usage of window %u is not a finite number >= 0",
 					id, k);
 	}
 	return TS_OK;
@@ -205,15 +209,15 @@ int ts_window_store_decode(const void *buf, size_t len, struct ts_windows *w,
 	n = ts_get32(b + 48);
 	if (depth < 1 || depth > TS_WINDOWS_DEPTH_MAX || interval < 1 ||
 	    !(decay >= 0 && decay <= 1))
-		return ts_error_set(err, TS_ECORRUPT, -1,
-				    "depth %u, interval %u s or decay %g out "
-				    "of range",
-				    depth, interval, decay);
+		return ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"depth %u, interval %u s or decay %g out of range",
+			depth, interval, decay);
 	if (body_bytes(depth, n) != len - HEADER_BYTES - CRC_BYTES)
-		return ts_error_set(err, TS_ECORRUPT, -1,
-				    "%u associations of %u windows do not "
-				    "fit in %zu bytes",
-				    n, depth, len);
+		return ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"%u associations of %u windows do not fit in %zu bytes",
+			n, depth, len);
 	/* n is now bounded by len, so this allocation is too. */
 	rc = ts_windows_init(w, interval, depth, decay, 0, n, err);
 	if (rc)

@@ -25,8 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "utc_time.h"
 #include "windows.h"
 
 static int check_params(uint32_t interval, uint32_t depth, double decay,
@@ -110,10 +110,9 @@ static int grow(struct ts_windows *w, size_t cap, struct ts_error *err)
 	index = calloc(index_size, sizeof(*index));
 	if (!id || !usage || !index) {
 		free(index);
-		return ts_error_set(err, TS_ENOMEM, -1,
-				    "cannot grow usage windows to %zu "
-				    "associations",
-				    cap);
+		return ts_error_set(
+			err, TS_ENOMEM, -1,
+			"cannot grow usage windows to %zu associations", cap);
 	}
 	free(w->index);
 	w->index = index;
@@ -509,16 +508,6 @@ static void append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
 		*pos += (size_t)r;
 }
 
-static void utc(int64_t t, char *out, size_t len)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (!gmtime_r(&tt, &tm) ||
-	    !strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		snprintf(out, len, "%lld", (long long)t);
-}
-
 int ts_windows_describe_change(const struct ts_windows_change *chg, char *buf,
 			       size_t len)
 {
@@ -529,7 +518,7 @@ int ts_windows_describe_change(const struct ts_windows_change *chg, char *buf,
 	if (len)
 		buf[0] = '\0';
 	if (chg->new_interval != chg->old_interval) {
-		utc(chg->rollout_by, when, sizeof(when));
+		ts_utc_time(chg->rollout_by, when, sizeof(when));
 		append(buf, len, &pos,
 		       "usage_window changed %u -> %u s: ", chg->old_interval,
 		       chg->new_interval);
@@ -547,8 +536,7 @@ int ts_windows_describe_change(const struct ts_windows_change *chg, char *buf,
 		       chg->old_depth, chg->new_depth);
 		if (chg->dropped)
 			append(buf, len, &pos,
-			       ": %u oldest windows dropped (total usage "
-			       "%.6Lg)",
+			       ": %u oldest windows dropped (total usage %.6Lg)",
 			       chg->dropped, chg->dropped_total);
 		else
 			append(buf, len, &pos, ": %u empty older windows added",

@@ -76,7 +76,8 @@ const char *cli_algo_name(enum ts_fs_algo algo)
 	return algo_names[algo];
 }
 
-static void usage(void)
+/* --help: sshare's options that sshare-ext keeps, then its own. */
+static void print_help(void)
 {
 	printf("\
 Usage:  sshare-ext [OPTION]\n\
@@ -266,9 +267,9 @@ static int parse_algo(struct cli *c, const char *arg)
 			return CLI_RUN;
 		}
 	}
-	return die("--algo \"%s\" is not classic, depth_oblivious, "
-		   "fair_tree or pbs",
-		   arg);
+	return die(
+		"--algo \"%s\" is not classic, depth_oblivious, fair_tree or pbs",
+		arg);
 }
 
 static int parse_damp(struct cli *c, const char *arg)
@@ -328,9 +329,9 @@ enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 			c->long_flag = 1;
 			break;
 		case 'M':
-			rc = die("%s", "-M/--cluster is not supported; run "
-				       "sshare-ext with that cluster's "
-				       "SLURM_CONF");
+			rc = die(
+				"%s",
+				"-M/--cluster is not supported; run sshare-ext with that cluster's SLURM_CONF");
 			break;
 		case 'm':
 			c->partitions = 1;
@@ -362,14 +363,14 @@ enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 			version();
 			return CLI_EXIT_OK;
 		case OPT_HELP:
-			usage();
+			print_help();
 			return CLI_EXIT_OK;
 		case OPT_USAGE:
 			if (!optarg && optind < argc &&
 			    argv[optind][0] != '-' && strchr(argv[optind], '='))
 				optarg = argv[optind++];
 			if (!optarg) {
-				usage();
+				print_help();
 				return CLI_EXIT_OK;
 			}
 			rc = add_what_if(c, 1, optarg);
@@ -407,11 +408,13 @@ enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 		rc = die("unexpected argument \"%s\" (see sshare-ext --help)",
 			 argv[optind]);
 	if (rc == CLI_RUN && !c->input && (c->algo_set || c->damp_set))
-		rc = die("%s", "--algo and --damp apply to --input only; "
-			       "online the cluster's configuration decides");
+		rc = die(
+			"%s",
+			"--algo and --damp apply to --input only; online the cluster's configuration decides");
 	if (rc == CLI_RUN && !c->input && c->n_what_ifs)
-		rc = die("%s", "--set and --usage apply to --input only; save "
-			       "the cluster's state with sshare -a -l -P");
+		rc = die(
+			"%s",
+			"--set and --usage apply to --input only; save the cluster's state with sshare -a -l -P");
 	return (enum cli_result)rc;
 }
 

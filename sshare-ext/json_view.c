@@ -64,7 +64,9 @@ static void ext(FILE *f, const struct share_set *s, const struct share_row *r,
 		json_double(f, v);
 }
 
-static void row(FILE *f, const struct share_set *s, const struct share_row *r)
+/* One row as a JSON object: sshare's columns, then the extended ones. */
+static void print_row(FILE *f, const struct share_set *s,
+		      const struct share_row *r)
 {
 	double v;
 
@@ -146,7 +148,7 @@ void json_view(FILE *f, const struct share_set *s)
 	fputs("  \"associations\": [", f);
 	for (i = 0; i < s->n; i++) {
 		fputs(i ? ",\n" : "\n", f);
-		row(f, s, &s->rows[i]);
+		print_row(f, s, &s->rows[i]);
 	}
 	fputs(s->n ? "\n  ]\n}\n" : "]\n}\n", f);
 }

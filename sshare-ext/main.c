@@ -18,7 +18,7 @@
 #include "shares_rpc.h"
 #include "views.h"
 
-static int fail(const char *msg)
+static int report_error(const char *msg)
 {
 	fprintf(stderr, "sshare-ext: error: %s\n", msg);
 	return EXIT_FAILURE;
@@ -31,11 +31,15 @@ static int parse_fields(const char *spec, struct field_list *list)
 	if (!fields_parse(spec, list, bad, sizeof(bad)))
 		return 0;
 	snprintf(msg, sizeof(msg), "Invalid field requested: \"%s\"", bad);
-	fail(msg);
+	report_error(msg);
 	return -1;
 }
 
-static int run(const struct cli *c, struct share_set *s)
+/*
+ * Load the rows (offline file or the controller) and print the chosen
+ * view.  RET the exit status.
+ */
+static int load_and_print(const struct cli *c, struct share_set *s)
 {
 	struct field_list list = { .n = 0 };
 	char msg[512];
@@ -50,14 +54,14 @@ static int run(const struct cli *c, struct share_set *s)
 	else
 		rc = shares_rpc_load(s, c, need_tree, msg, sizeof(msg));
 	if (rc < 0)
-		return fail(msg);
+		return report_error(msg);
 	if (rc > 0)
 		return EXIT_SUCCESS; /* the controller had nothing to say */
 
 	switch (c->view) {
 	case VIEW_PATH:
 		if (path_view(stdout, s, c->entity, msg, sizeof(msg)))
-			return fail(msg);
+			return report_error(msg);
 		break;
 	case VIEW_JSON:
 		json_view(stdout, s);
@@ -94,10 +98,10 @@ int main(int argc, char **argv)
 		break;
 	}
 	share_set_init(&s);
-	rc = run(&c, &s);
+	rc = load_and_print(&c, &s);
 	share_set_free(&s);
 	cli_free(&c);
 	if (fflush(stdout) || ferror(stdout))
-		rc = fail("cannot write the output");
+		rc = report_error("cannot write the output");
 	return rc;
 }

@@ -37,11 +37,6 @@ int share_row_wanted(const struct cli *c, int is_user, const char *name,
 	return 1;
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
 static uint64_t usage_u64(long double u)
 {
 	/* the RPC truncates; keep clear of Slurm's NO_VAL64 markers */
@@ -74,7 +69,7 @@ static int fill_rows(struct share_set *s, const struct cli *c,
 		r->id = t->id[i];
 		r->is_user = t->is_user[i];
 		r->name = strdup(name);
-		r->parent = dup_or_null(parent);
+		r->parent = share_set_strdup(parent);
 		if (!r->name || (parent && !r->parent))
 			return -1;
 		if (i == 0)

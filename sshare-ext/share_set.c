@@ -36,6 +36,11 @@ void share_set_free(struct share_set *s)
 	share_set_init(s);
 }
 
+char *share_set_strdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
 struct share_row *share_set_add(struct share_set *s)
 {
 	struct share_row *r;

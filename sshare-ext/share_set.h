@@ -16,13 +16,14 @@
 #include <stdint.h>
 
 #include "fairshare.h"
+#include "no_val.h"
 #include "tree.h"
 
 /* Slurm's markers, as the shares RPC carries them (slurm.h, slurmdb.h). */
-#define SHARE_NO_VAL	 0xfffffffeU /* the root's RawShares */
+#define SHARE_NO_VAL	 TS_NO_VAL /* the root's RawShares */
 #define SHARE_INFINITE	 0xffffffffU
 #define SHARE_USE_PARENT 0x7fffffffU /* Fairshare=parent */
-#define SHARE_NO_VAL64	 0xfffffffffffffffeULL
+#define SHARE_NO_VAL64	 TS_NO_VAL64
 #define SHARE_INFINITE64 0xffffffffffffffffULL
 
 /* One association row, as sshare's assoc_shares_object_t holds it. */
@@ -88,6 +89,12 @@ void share_set_free(struct share_set *s);
 
 /* share_set_add() - append a zeroed row (node -1); NULL when out of memory. */
 struct share_row *share_set_add(struct share_set *s);
+
+/*
+ * share_set_strdup() - a malloc()ed copy of s for a row's text field,
+ * NULL when s is NULL (or out of memory).
+ */
+char *share_set_strdup(const char *s);
 
 /* share_set_fairshare() - the FairShare cell; 0 when blank. */
 int share_set_fairshare(const struct share_set *s, const struct share_row *r,

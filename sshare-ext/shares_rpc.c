@@ -52,9 +52,9 @@ static int have_config(char *msg, size_t len)
 	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
 		if (!access(paths[i], R_OK))
 			return 1;
-	snprintf(msg, len,
-		 "no Slurm configuration (set SLURM_CONF, or use "
-		 "--input FILE for offline mode)");
+	snprintf(
+		msg, len,
+		"no Slurm configuration (set SLURM_CONF, or use --input FILE for offline mode)");
 	return 0;
 }
 
@@ -74,8 +74,7 @@ static int load_conf(struct share_set *s, char *msg, size_t len)
 
 	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS) {
 		snprintf(msg, len,
-			 "cannot get the configuration from "
-			 "slurmctld: %s",
+			 "cannot get the configuration from slurmctld: %s",
 			 slurm_strerror(slurm_get_errno()));
 		return -1;
 	}
@@ -141,10 +140,10 @@ static int request(List users, List accounts, shares_response_msg_t **out,
 			 slurm_strerror(rc));
 		return -1;
 	default:
-		snprintf(msg, len,
-			 "slurmctld answered the shares request "
-			 "with message type %u",
-			 (unsigned)resp_msg.msg_type);
+		snprintf(
+			msg, len,
+			"slurmctld answered the shares request with message type %u",
+			(unsigned)resp_msg.msg_type);
 		return -1;
 	}
 }
@@ -183,11 +182,10 @@ static char *tres_string(char **names, const uint64_t *cnt, uint32_t n)
 	return s;
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
+/*
+ * Copy the shares response's rows into s, TRES columns as sshare prints
+ * them (minutes).  RET 0, or -1 out of memory.
+ */
 static int copy_rows(struct share_set *s, shares_response_msg_t *resp,
 		     const struct cli *c)
 {
@@ -215,10 +213,10 @@ static int copy_rows(struct share_set *s, shares_response_msg_t *resp,
 			break;
 		}
 		r->id = o->assoc_id;
-		r->cluster = dup_or_null(o->cluster);
-		r->name = dup_or_null(o->name);
-		r->parent = dup_or_null(o->parent);
-		r->partition = dup_or_null(o->partition);
+		r->cluster = share_set_strdup(o->cluster);
+		r->name = share_set_strdup(o->name);
+		r->parent = share_set_strdup(o->parent);
+		r->partition = share_set_strdup(o->partition);
 		r->is_user = o->user != 0;
 		r->shares_raw = o->shares_raw;
 		r->shares_norm = o->shares_norm;

@@ -40,7 +40,7 @@ static int indent_init(struct indent *in, size_t rows)
 	return in->ok ? 0 : -1;
 }
 
-static struct seen *lookup(struct indent *in, const char *name)
+static struct seen *find_seen(struct indent *in, const char *name)
 {
 	ENTRY key = { (char *)name, NULL }, *hit = NULL;
 
@@ -60,6 +60,11 @@ static char *indented(size_t depth, const char *name)
 	return cell;
 }
 
+/*
+ * The Account cell of row r: its name indented one blank per level, as
+ * sshare prints it; an account seen before keeps its first cell.
+ * RET a string owned by in or r, not to be freed.
+ */
 static const char *indent_name(struct indent *in, const struct share_row *r)
 {
 	const char *parent = r->parent;
@@ -69,10 +74,10 @@ static const char *indent_name(struct indent *in, const struct share_row *r)
 
 	if (!in->ok)
 		return r->is_user ? (parent ? parent : "") : r->name;
-	self = r->is_user ? NULL : lookup(in, r->name);
+	self = r->is_user ? NULL : find_seen(in, r->name);
 	if (self && parent)
 		return self->first_cell;
-	par = lookup(in, parent);
+	par = find_seen(in, parent);
 	depth = par ? par->last_depth + 1 : 0;
 	if (r->is_user) {
 		/* users are never looked up again: keep only the text */
@@ -113,9 +118,10 @@ static void indent_free(struct indent *in)
 	free(in->user_cell);
 }
 
-static void cell(const struct col_out *o, const struct share_set *s,
-		 const struct share_row *r, enum field_id f, struct indent *in,
-		 int last)
+/* Print row r's cell of column f (last: no separator after it). */
+static void print_cell(const struct col_out *o, const struct share_set *s,
+		       const struct share_row *r, enum field_id f,
+		       struct indent *in, int last)
 {
 	int len = fields[f].len;
 	double v;
@@ -210,8 +216,8 @@ void table_view(FILE *f, const struct share_set *s,
 		col_header(&o, names, lens, list->n);
 	for (k = 0; k < s->n; k++) {
 		for (i = 0; i < list->n; i++)
-			cell(&o, s, &s->rows[k], list->id[i], &in,
-			     i == list->n - 1);
+			print_cell(&o, s, &s->rows[k], list->id[i], &in,
+				   i == list->n - 1);
 		fputc('\n', f);
 	}
 	indent_free(&in);

@@ -9,7 +9,8 @@
 #include "tree_file.h"
 #include "what_if.h"
 
-static int fail(char *msg, size_t len, const struct what_if *w, const char *why)
+static int explain_failure(char *msg, size_t len, const struct what_if *w,
+			   const char *why)
 {
 	snprintf(msg, len, "%s %s=%s: %s", w->is_usage ? "--usage" : "--set",
 		 w->name, w->value, why);
@@ -36,16 +37,21 @@ static int set_shares(struct ts_tree *t, const struct what_if *w, char *msg,
 	long i = resolve(t, w->name, &why);
 
 	if (i < 0)
-		return fail(msg, len, w, why);
+		return explain_failure(msg, len, w, why);
 	if (i == 0)
-		return fail(msg, len, w, "the root has no shares to set");
+		return explain_failure(msg, len, w,
+				       "the root has no shares to set");
 	if (ts_tree_file_shares(w->value, &t->shares[i]))
-		return fail(msg, len, w,
-			    "SHARES is not an integer 0..2147483646 or "
-			    "parent");
+		return explain_failure(
+			msg, len, w,
+			"SHARES is not an integer 0..2147483646 or parent");
 	return 0;
 }
 
+/*
+ * --usage NAME=VALUE: set NAME's raw usage and carry the difference up
+ * to its ancestors.  RET 0, or -1 with msg saying why.
+ */
 static int set_usage(struct ts_tree *t, const struct what_if *w, char *msg,
 		     size_t len)
 {
@@ -55,9 +61,10 @@ static int set_usage(struct ts_tree *t, const struct what_if *w, char *msg,
 	size_t k;
 
 	if (i < 0)
-		return fail(msg, len, w, why);
+		return explain_failure(msg, len, w, why);
 	if (ts_tree_file_usage(w->value, &v))
-		return fail(msg, len, w, "VALUE is not a number 0..1.8e308");
+		return explain_failure(msg, len, w,
+				       "VALUE is not a number 0..1.8e308");
 	for (k = (size_t)i + 1; k < t->n; k++)
 		if (t->parent[k] == i)
 			kids += t->usage[k];
@@ -66,7 +73,7 @@ static int set_usage(struct ts_tree *t, const struct what_if *w, char *msg,
 
 		snprintf(why2, sizeof(why2), "below its children's usage %.6Lg",
 			 kids);
-		return fail(msg, len, w, why2);
+		return explain_failure(msg, len, w, why2);
 	}
 	delta = v - t->usage[i];
 	t->usage[i] = v;

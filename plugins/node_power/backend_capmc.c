@@ -85,9 +85,8 @@ static int capmc(struct np_capmc *c, const char *event, const char *verb,
 		json_object_put(j);
 		np_command_result_free(&res);
 		np_log(c->log, TS_LOG_ERROR,
-		       "%s;error: %s: %s (attempt %ld of "
-		       "%ld)",
-		       event, line ? line : verb, why, attempt + 1,
+		       "%s;error: %s: %s (attempt %ld of %ld)", event,
+		       line ? line : verb, why, attempt + 1,
 		       cfg->command_retries + 1);
 		rc = ts_error_set(err, TS_EIO, -1, "capmc %s: %s", verb, why);
 		if (!retry)
@@ -216,14 +215,13 @@ static int confirm(struct np_capmc *c, const char *event, const long *nid,
 			continue;
 		ok[i] = 0;
 		if (rc == TS_OK)
-			rc = ts_error_set(err, TS_ETIMEDOUT, -1,
-					  "nid %ld not %s after "
-					  "confirm_timeout %ld s",
-					  nid[i], on ? "on" : "off",
-					  c->cfg->confirm_timeout);
+			rc = ts_error_set(
+				err, TS_ETIMEDOUT, -1,
+				"nid %ld not %s after confirm_timeout %ld s",
+				nid[i], on ? "on" : "off",
+				c->cfg->confirm_timeout);
 		np_log(c->log, TS_LOG_ERROR,
-		       "%s;error: nid %ld not confirmed %s by node_status "
-		       "within %ld s",
+		       "%s;error: nid %ld not confirmed %s by node_status within %ld s",
 		       event, nid[i], on ? "on" : "off",
 		       c->cfg->confirm_timeout);
 	}
@@ -231,8 +229,14 @@ static int confirm(struct np_capmc *c, const char *event, const long *nid,
 	return rc;
 }
 
-static int power(struct np_capmc *c, const char *const *nodes, size_t n,
-		 int *ok, int on, struct ts_error *err)
+/*
+ * Power nodes on (on 1) or off through capmc: node_on or node_off, and
+ * node_reinit for a node found on already when powering on; then wait
+ * for node_status to confirm.  OUT ok[i] 0 for a node that failed.
+ * RET TS_OK, TS_ENOMEM, TS_EIO, TS_ETIMEDOUT or capmc's error.
+ */
+static int capmc_set_power(struct np_capmc *c, const char *const *nodes,
+			   size_t n, int *ok, int on, struct ts_error *err)
 {
 	const char *event = on ? "node_power_on" : "node_power_off";
 	long *nid = calloc(n ? n : 1, sizeof(*nid));
@@ -269,8 +273,7 @@ static int power(struct np_capmc *c, const char *const *nodes, size_t n,
 		for (i = 0; i < n; i++)
 			if (is_on[i])
 				np_log(c->log, TS_LOG_INFO,
-				       "%s;%s (nid %ld) is on already: "
-				       "node_reinit",
+				       "%s;%s (nid %ld) is on already: node_reinit",
 				       event, nodes[i], nid[i]);
 	}
 	for (i = 0; i < 2; i++) {
@@ -311,13 +314,13 @@ out:
 static int capmc_on(void *ctx, const char *const *nodes, size_t n, int *ok,
 		    struct ts_error *err)
 {
-	return power(ctx, nodes, n, ok, 1, err);
+	return capmc_set_power(ctx, nodes, n, ok, 1, err);
 }
 
 static int capmc_off(void *ctx, const char *const *nodes, size_t n, int *ok,
 		     struct ts_error *err)
 {
-	return power(ctx, nodes, n, ok, 0, err);
+	return capmc_set_power(ctx, nodes, n, ok, 0, err);
 }
 
 static int capmc_limit(void *ctx, const char *const *nodes, size_t n,

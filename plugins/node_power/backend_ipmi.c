@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "backend_ipmi.h"
@@ -26,14 +25,6 @@ struct pending {
 	int soft;	/* a soft off is pending, not yet hardened */
 	double started; /* monotonic time of the last action */
 };
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /*
  * One ipmitool call.  For "status" RET CH_ON/CH_OFF; for actions CH_ON on
@@ -106,8 +97,9 @@ static int ipmitool(struct np_ipmi *c, const char *event, const char *node,
 }
 
 /* Steps 1 and 2 for one node: read its chassis power, act if needed. */
-static void start(struct np_ipmi *c, const char *event, const char *node,
-		  struct pending *p, struct ts_error *err)
+static void start_power_action(struct np_ipmi *c, const char *event,
+			       const char *node, struct pending *p,
+			       struct ts_error *err)
 {
 	const struct ts_power_config *cfg = c->cfg;
 	const char *action;
@@ -136,8 +128,7 @@ static void start(struct np_ipmi *c, const char *event, const char *node,
 		/* A failed suspend is invisible to Slurm (RECIPE): the node
 		 * must boot again to register. */
 		np_log(c->log, TS_LOG_INFO,
-		       "%s;%s: chassis power is on already: power "
-		       "cycle, so that it boots afresh",
+		       "%s;%s: chassis power is on already: power cycle, so that it boots afresh",
 		       event, node);
 		action = "cycle";
 	} else if (p->want_on) {
@@ -150,7 +141,7 @@ static void start(struct np_ipmi *c, const char *event, const char *node,
 	}
 	if (ipmitool(c, event, node, p->bmc, action, err) == CH_FAILED)
 		p->failed = 1;
-	p->started = mono();
+	p->started = np_monotonic_seconds();
 }
 
 /*
@@ -172,10 +163,11 @@ static int still_waiting(struct np_ipmi *c, const char *event, const char *node,
 		np_log(c->log, TS_LOG_INFO,
 		       "%s;%s: chassis power is %s (confirmed after %.1f s)",
 		       event, node, p->want_on ? "on" : "off",
-		       mono() - p->started);
+		       np_monotonic_seconds() - p->started);
 		return 0;
 	}
-	if (p->soft && mono() - p->started >= cfg->soft_off_timeout) {
+	if (p->soft &&
+	    np_monotonic_seconds() - p->started >= cfg->soft_off_timeout) {
 		np_log(c->log, TS_LOG_INFO,
 		       "%s;%s: still on %ld s after soft off: hard off", event,
 		       node, cfg->soft_off_timeout);
@@ -208,8 +200,8 @@ static void timed_out(struct np_ipmi *c, const char *event, const char *node,
  * confirm_timeout (+ soft_off_timeout for a soft off) has passed.
  * OUT ok[i].  RET TS_OK when all are done, else the first error's code.
  */
-static int power(struct np_ipmi *c, const char *const *nodes, size_t n, int *ok,
-		 int on, struct ts_error *err)
+static int ipmi_set_power(struct np_ipmi *c, const char *const *nodes, size_t n,
+			  int *ok, int on, struct ts_error *err)
 {
 	const struct ts_power_config *cfg = c->cfg;
 	const char *event = on ? "node_power_on" : "node_power_off";
@@ -222,9 +214,9 @@ static int power(struct np_ipmi *c, const char *const *nodes, size_t n, int *ok,
 		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
 	for (i = 0; i < n; i++) {
 		p[i].want_on = on;
-		start(c, event, nodes[i], &p[i], err);
+		start_power_action(c, event, nodes[i], &p[i], err);
 	}
-	deadline = mono() + (double)cfg->confirm_timeout +
+	deadline = np_monotonic_seconds() + (double)cfg->confirm_timeout +
 		   (cfg->power_off_method == TS_POWER_OFF_SOFT && !on
 			    ? (double)cfg->soft_off_timeout
 			    : 0);
@@ -236,7 +228,7 @@ static int power(struct np_ipmi *c, const char *const *nodes, size_t n, int *ok,
 					c, event, nodes[i], &p[i], err);
 		if (!left)
 			break;
-		if (mono() >= deadline) {
+		if (np_monotonic_seconds() >= deadline) {
 			for (i = 0; i < n; i++)
 				if (!p[i].done && !p[i].failed)
 					timed_out(c, event, nodes[i], &p[i],
@@ -257,13 +249,13 @@ static int power(struct np_ipmi *c, const char *const *nodes, size_t n, int *ok,
 static int ipmi_on(void *ctx, const char *const *nodes, size_t n, int *ok,
 		   struct ts_error *err)
 {
-	return power(ctx, nodes, n, ok, 1, err);
+	return ipmi_set_power(ctx, nodes, n, ok, 1, err);
 }
 
 static int ipmi_off(void *ctx, const char *const *nodes, size_t n, int *ok,
 		    struct ts_error *err)
 {
-	return power(ctx, nodes, n, ok, 0, err);
+	return ipmi_set_power(ctx, nodes, n, ok, 0, err);
 }
 
 struct ts_power_backend np_ipmi_backend(struct np_ipmi *ctx)

@@ -19,7 +19,7 @@
 
 #include "command.h"
 
-static double mono(void)
+double np_monotonic_seconds(void)
 {
 	struct timespec ts;
 
@@ -122,8 +122,8 @@ static void collect(struct sink *sinks, int wait_ms)
 }
 
 /* Fork the child with its stdout and stderr on sinks[0] and sinks[1]. */
-static int start(const char *const *argv, struct sink *sinks, pid_t *pid,
-		 struct ts_error *err)
+static int fork_child(const char *const *argv, struct sink *sinks, pid_t *pid,
+		      struct ts_error *err)
 {
 	int out_pipe[2] = { -1, -1 }, err_pipe[2] = { -1, -1 }, e;
 
@@ -178,7 +178,8 @@ int np_command_run(const char *const *argv, long timeout_s,
 		   struct np_command_result *res, struct ts_error *err)
 {
 	struct sink sinks[2] = { { -1, NULL, 0 }, { -1, NULL, 0 } };
-	double start_at = mono(), kill_at = start_at + (double)timeout_s;
+	double start_at = np_monotonic_seconds(),
+	       kill_at = start_at + (double)timeout_s;
 	int status = 0, reaped = 0, term_sent = 0, i;
 	pid_t pid = -1;
 
@@ -190,10 +191,10 @@ int np_command_run(const char *const *argv, long timeout_s,
 	if (argv[0][0] != '/')
 		return ts_error_set(err, TS_EINVAL, -1,
 				    "%s: not an absolute path", argv[0]);
-	if (start(argv, sinks, &pid, err))
+	if (fork_child(argv, sinks, &pid, err))
 		return TS_EIO;
 	while (!reaped || sinks[0].fd >= 0 || sinks[1].fd >= 0) {
-		double now = mono();
+		double now = np_monotonic_seconds();
 		int wait_ms;
 
 		if (!reaped && now >= kill_at) {
@@ -212,13 +213,13 @@ int np_command_run(const char *const *argv, long timeout_s,
 		collect(sinks, wait_ms);
 		if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
 			reaped = 1;
-			kill_at = mono(); /* pipes: 2 s grace */
+			kill_at = np_monotonic_seconds(); /* pipes: 2 s grace */
 		}
 	}
 	for (i = 0; i < 2; i++)
 		if (sinks[i].fd >= 0)
 			close(sinks[i].fd);
-	res->seconds = mono() - start_at;
+	res->seconds = np_monotonic_seconds() - start_at;
 	finish(res, status, sinks);
 	return TS_OK;
 }

@@ -62,4 +62,11 @@ char *np_command_line(const char *const *argv);
 void np_command_failure(const struct np_command_result *res, long timeout_s,
 			char *buf, size_t len);
 
+/*
+ * np_monotonic_seconds() - CLOCK_MONOTONIC in seconds, node_power's one
+ * clock for timeouts and waits (command runs, IPMI confirmation): the
+ * wall clock may step.
+ */
+double np_monotonic_seconds(void);
+
 #endif /* NP_COMMAND_H */

@@ -80,6 +80,10 @@ static void line_col(const char *text, size_t off, long *line, long *col)
 	}
 }
 
+/*
+ * text[0 .. len) as one JSON object.  OUT *out, the caller's to put.
+ * RET TS_OK, TS_ENOMEM or TS_ESYNTAX naming the line and column.
+ */
 static int parse_json(const char *text, size_t len, json_object **out,
 		      struct ts_error *err)
 {
@@ -100,30 +104,30 @@ static int parse_json(const char *text, size_t len, json_object **out,
 		json_object_put(obj);
 		line_col(text, end, &line, &col);
 		if (je == json_tokener_continue || je == json_tokener_success)
-			return ts_error_set(err, TS_ESYNTAX, line,
-					    "line %ld, column %ld: JSON syntax "
-					    "error: unexpected end of file",
-					    line, col);
-		return ts_error_set(err, TS_ESYNTAX, line,
-				    "line %ld, column %ld: JSON syntax error: "
-				    "%s",
-				    line, col, json_tokener_error_desc(je));
+			return ts_error_set(
+				err, TS_ESYNTAX, line,
+				"line %ld, column %ld: JSON syntax error: unexpected end of file",
+				line, col);
+		return ts_error_set(
+			err, TS_ESYNTAX, line,
+			"line %ld, column %ld: JSON syntax error: %s", line,
+			col, json_tokener_error_desc(je));
 	}
 	while (end < len && strchr(" \t\r\n", text[end]))
 		end++;
 	if (end < len) {
 		json_object_put(obj);
 		line_col(text, end, &line, &col);
-		return ts_error_set(err, TS_ESYNTAX, line,
-				    "line %ld, column %ld: JSON syntax error: "
-				    "text after the closing '}'",
-				    line, col);
+		return ts_error_set(
+			err, TS_ESYNTAX, line,
+			"line %ld, column %ld: JSON syntax error: text after the closing '}'",
+			line, col);
 	}
 	if (!json_object_is_type(obj, json_type_object)) {
 		json_object_put(obj);
-		return ts_error_set(err, TS_ESYNTAX, 1,
-				    "JSON syntax error: the file must hold one "
-				    "object { \"key\": value, ... }");
+		return ts_error_set(
+			err, TS_ESYNTAX, 1,
+			"JSON syntax error: the file must hold one object { \"key\": value, ... }");
 	}
 	*out = obj;
 	return TS_OK;
@@ -188,10 +192,10 @@ static int set_levels(struct ts_power_config *cfg, json_object *v,
 	int rc;
 
 	if (!json_object_is_type(v, json_type_array))
-		return ts_error_set(err, TS_EINVAL, -1,
-				    "key \"sleep_state_levels\": %s is not an "
-				    "array of levels",
-				    json_text(v));
+		return ts_error_set(
+			err, TS_EINVAL, -1,
+			"key \"sleep_state_levels\": %s is not an array of levels",
+			json_text(v));
 	n = json_object_array_length(v);
 	if (n > TS_POWER_MAX_LEVELS)
 		return ts_power_config_set_levels(cfg, levels, n, err);
@@ -208,10 +212,10 @@ static int set_nid_map(struct ts_power_config *cfg, json_object *v,
 		       struct ts_error *err)
 {
 	if (!json_object_is_type(v, json_type_object))
-		return ts_error_set(err, TS_EINVAL, -1,
-				    "key \"nid_map\": %s is not an object "
-				    "{ \"nodes\": first_nid }",
-				    json_text(v));
+		return ts_error_set(
+			err, TS_EINVAL, -1,
+			"key \"nid_map\": %s is not an object { \"nodes\": first_nid }",
+			json_text(v));
 	json_object_object_foreach(v, expr, val) {
 		char what[160];
 		long nid;
@@ -227,24 +231,28 @@ static int set_nid_map(struct ts_power_config *cfg, json_object *v,
 	return TS_OK;
 }
 
+/*
+ * Key "bmc": { "nodes": { "address", "user", "password_file", "port" } }
+ * into cfg, each entry checked.  RET TS_OK or the first error.
+ */
 static int set_bmc(struct ts_power_config *cfg, json_object *v,
 		   struct ts_error *err)
 {
 	if (!json_object_is_type(v, json_type_object))
-		return ts_error_set(err, TS_EINVAL, -1,
-				    "key \"bmc\": %s is not an object "
-				    "{ \"nodes\": { \"address\": ... } }",
-				    json_text(v));
+		return ts_error_set(
+			err, TS_EINVAL, -1,
+			"key \"bmc\": %s is not an object { \"nodes\": { \"address\": ... } }",
+			json_text(v));
 	json_object_object_foreach(v, expr, entry) {
 		const char *address = NULL, *user = NULL, *pass = NULL;
 		long port = 0;
 		int rc;
 
 		if (!json_object_is_type(entry, json_type_object))
-			return ts_error_set(err, TS_EINVAL, -1,
-					    "key \"bmc\": \"%s\": %s is not an "
-					    "object",
-					    expr, json_text(entry));
+			return ts_error_set(
+				err, TS_EINVAL, -1,
+				"key \"bmc\": \"%s\": %s is not an object",
+				expr, json_text(entry));
 		json_object_object_foreach(entry, k, val) {
 			const char **dst = NULL;
 			char what[160];
@@ -259,29 +267,26 @@ static int set_bmc(struct ts_power_config *cfg, json_object *v,
 				if (!json_object_is_type(val, json_type_string))
 					return ts_error_set(
 						err, TS_EINVAL, -1,
-						"key \"bmc\": \"%s\": %s: %s "
-						"is not a string",
+						"key \"bmc\": \"%s\": %s: %s is not a string",
 						expr, k, json_text(val));
 				*dst = json_object_get_string(val);
 				continue;
 			}
 			if (strcmp(k, "port"))
-				return ts_error_set(err, TS_EKEY, -1,
-						    "key \"bmc\": \"%s\": "
-						    "unknown member \"%s\" "
-						    "(address, port, user, "
-						    "password_file)",
-						    expr, k);
+				return ts_error_set(
+					err, TS_EKEY, -1,
+					"key \"bmc\": \"%s\": unknown member \"%s\" (address, port, user, password_file)",
+					expr, k);
 			snprintf(what, sizeof(what),
 				 "key \"bmc\": \"%s\": port", expr);
 			rc = get_long(what, val, &port, err);
 			if (rc != TS_OK)
 				return rc;
 			if (port < 1 || port > 65535)
-				return ts_error_set(err, TS_ERANGE, -1,
-						    "%s %ld is out of range "
-						    "1..65535",
-						    what, port);
+				return ts_error_set(
+					err, TS_ERANGE, -1,
+					"%s %ld is out of range 1..65535", what,
+					port);
 		}
 		rc = ts_power_config_add_bmc(cfg, expr, address, port, user,
 					     pass, err);
@@ -459,6 +464,10 @@ static int check_program(const struct trust *tr, const char *key,
 	return check_trusted(tr, what, prog, err);
 }
 
+/*
+ * A BMC password file: there, a regular file, private (mode 0600 or
+ * stricter), readable, and trusted as every file node_power reads.
+ */
 static int check_password_file(const struct trust *tr,
 			       const struct ts_power_bmc *b,
 			       struct ts_error *err)
@@ -472,10 +481,10 @@ static int check_password_file(const struct trust *tr,
 				    "bmc %s: password_file %s: %s", b->node,
 				    b->password_file, strerror(errno));
 	if (!S_ISREG(sb.st_mode))
-		return ts_error_set(err, TS_EINVAL, -1,
-				    "bmc %s: password_file %s is not a "
-				    "regular file",
-				    b->node, b->password_file);
+		return ts_error_set(
+			err, TS_EINVAL, -1,
+			"bmc %s: password_file %s is not a regular file",
+			b->node, b->password_file);
 	if (ts_power_config_check_secret_mode(b->node, b->password_file,
 					      (unsigned)sb.st_mode,
 					      err) != TS_OK)
@@ -520,15 +529,13 @@ int np_config_check(const char *path, const struct ts_power_config *cfg,
 	int rc = TS_OK;
 
 	if (stat(path, &sb) == 0 && (sb.st_mode & 022))
-		return with_path(path,
-				 ts_error_set(err, TS_EINVAL, -1,
-					      "has mode %04o: writable by "
-					      "group or others, and it names "
-					      "programs node_power runs (chmod "
-					      "go-w %s)",
-					      (unsigned)sb.st_mode & 07777,
-					      path),
-				 err);
+		return with_path(
+			path,
+			ts_error_set(
+				err, TS_EINVAL, -1,
+				"has mode %04o: writable by group or others, and it names programs node_power runs (chmod go-w %s)",
+				(unsigned)sb.st_mode & 07777, path),
+			err);
 	trust_init(&tr);
 	rc = check_trusted(&tr, "", path, err);
 	if (rc == TS_OK && cfg->backend == TS_POWER_BACKEND_CAPMC) {
@@ -537,28 +544,26 @@ int np_config_check(const char *path, const struct ts_power_config *cfg,
 			const char *n = cfg->poweroff_eligible.name[i];
 
 			if (ts_power_config_nid(cfg, n) < 0)
-				rc = ts_error_set(err, TS_EINVAL, -1,
-						  "key \"poweroff_eligible\": "
-						  "node %s has no nid (add it "
-						  "to nid_map)",
-						  n);
+				rc = ts_error_set(
+					err, TS_EINVAL, -1,
+					"key \"poweroff_eligible\": node %s has no nid (add it to nid_map)",
+					n);
 		}
 	} else if (rc == TS_OK) {
 		rc = check_program(&tr, "ipmitool_path", cfg->ipmitool_path,
 				   err);
 		if (rc == TS_OK && cfg->power_ramp_rate_enable)
-			rc = ts_error_set(err, TS_EINVAL, -1,
-					  "key \"power_ramp_rate_enable\": "
-					  "True needs backend \"capmc\" (IPMI "
-					  "has no sleep states)");
+			rc = ts_error_set(
+				err, TS_EINVAL, -1,
+				"key \"power_ramp_rate_enable\": True needs backend \"capmc\" (IPMI has no sleep states)");
 		for (i = 0; rc == TS_OK && i < cfg->poweroff_eligible.n; i++) {
 			const char *n = cfg->poweroff_eligible.name[i];
 
 			if (!ts_power_config_bmc(cfg, n))
-				rc = ts_error_set(err, TS_EINVAL, -1,
-						  "key \"poweroff_eligible\": "
-						  "node %s has no bmc entry",
-						  n);
+				rc = ts_error_set(
+					err, TS_EINVAL, -1,
+					"key \"poweroff_eligible\": node %s has no bmc entry",
+					n);
 		}
 	}
 	for (i = 0; rc == TS_OK && i < cfg->n_bmc; i++)

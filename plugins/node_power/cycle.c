@@ -40,8 +40,7 @@ static int plan(struct np_ctx *ctx, const struct np_slurm_snapshot *snap,
 
 	if (rc == TS_ECORRUPT) {
 		np_log(&ctx->log, TS_LOG_ERROR,
-		       "node_power;state file %s is corrupt (%s); moved to "
-		       "%s.corrupt",
+		       "node_power;state file %s is corrupt (%s); moved to %s.corrupt",
 		       ctx->cfg.state_file, err->msg, ctx->cfg.state_file);
 		ts_error_clear(err);
 		rc = ts_power_state_file_quarantine(&s, err);
@@ -98,8 +97,7 @@ int np_cycle(struct np_ctx *ctx)
 
 		if (list && np_slurm_power_up(list, &err) == TS_OK) {
 			np_log(&ctx->log, TS_LOG_INFO,
-			       "node_power_on;cycle: asked slurmctld to power "
-			       "up %s, scheduled for pending jobs",
+			       "node_power_on;cycle: asked slurmctld to power up %s, scheduled for pending jobs",
 			       list);
 		} else {
 			np_log(&ctx->log, TS_LOG_ERROR,

@@ -29,7 +29,7 @@
 #include "config_file.h"
 #include "node_power.h"
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: node_power [-c CONFIG] suspend|resume|resume-fail "
@@ -75,9 +75,7 @@ static int check_config(struct np_ctx *ctx)
 {
 	const struct ts_power_config *c = &ctx->cfg;
 
-	printf("node_power: %s: OK: backend %s, max_concurrent_nodes %ld, "
-	       "%zu nodes poweroff_eligible, power_on_off_enable %s, "
-	       "power_ramp_rate_enable %s, log_file %s, state_file %s\n",
+	printf("node_power: %s: OK: backend %s, max_concurrent_nodes %ld, %zu nodes poweroff_eligible, power_on_off_enable %s, power_ramp_rate_enable %s, log_file %s, state_file %s\n",
 	       ctx->config_path,
 	       c->backend == TS_POWER_BACKEND_CAPMC ? "capmc" : "ipmi",
 	       c->max_concurrent_nodes, c->poweroff_eligible.n,
@@ -91,7 +89,6 @@ static int check_config(struct np_ctx *ctx)
 static void config_refused(struct np_ctx *ctx, const char *msg)
 {
 	struct ts_error err = TS_ERROR_INIT;
-
 	int by_hand = ctx->log.by_hand;
 
 	fprintf(stderr, "node_power: %s\n", msg);
@@ -121,7 +118,7 @@ static int args_ok(const char *sub, int n)
 }
 
 /* Run a subcommand other than check-config; RET the exit status. */
-static int run(struct np_ctx *ctx, const char *sub, const char *arg)
+static int run_subcommand(struct np_ctx *ctx, const char *sub, const char *arg)
 {
 	if (!strcmp(sub, "suspend"))
 		return np_request(ctx, TS_POWER_OP_OFF, arg);
@@ -159,13 +156,13 @@ int main(int argc, char **argv)
 	}
 	if (i < argc &&
 	    (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))) {
-		usage(stdout);
+		print_usage(stdout);
 		return NP_EXIT_OK;
 	}
 	if (!sub && i < argc)
 		sub = argv[i++];
 	if (!sub || !args_ok(sub, argc - i)) {
-		usage(stderr);
+		print_usage(stderr);
 		return NP_EXIT_USAGE;
 	}
 	if (i < argc)
@@ -191,7 +188,7 @@ int main(int argc, char **argv)
 		ctx.logger = np_log_logger(&ctx.log);
 		ctx.env = np_real_env();
 		np_ctx_backend(&ctx);
-		code = run(&ctx, sub, arg);
+		code = run_subcommand(&ctx, sub, arg);
 	}
 	np_log_close(&ctx.log);
 	ts_power_config_free(&ctx.cfg);

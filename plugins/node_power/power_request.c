@@ -217,8 +217,7 @@ static int suspend_nodes(struct np_ctx *ctx, const struct ts_hostlist *hl,
 		    TS_POWER_OP_RAMP_DOWN;
 		if (k)
 			np_log(&ctx->log, TS_LOG_INFO,
-			       "node_power_off;%s: not powered off (%s): "
-			       "ramping its sleep state down instead",
+			       "node_power_off;%s: not powered off (%s): ramping its sleep state down instead",
 			       hl->name[i],
 			       ctx->cfg.power_on_off_enable
 				       ? "not in poweroff_eligible"
@@ -314,8 +313,7 @@ int np_request(struct np_ctx *ctx, enum ts_power_op op, const char *expr)
 		    np_slurm_busy((const char *const *)hl.name, hl.n, busy,
 				  unknown, &err) != TS_OK) {
 			np_log(&ctx->log, TS_LOG_ERROR,
-			       "%s;refused: %s: cannot ask slurmctld whether "
-			       "they are allocated (%s)",
+			       "%s;refused: %s: cannot ask slurmctld whether they are allocated (%s)",
 			       event, expr, err.msg[0] ? err.msg : "no memory");
 			free(busy);
 			free(unknown);
@@ -325,8 +323,7 @@ int np_request(struct np_ctx *ctx, enum ts_power_op op, const char *expr)
 		for (i = 0; i < hl.n; i++)
 			if (unknown[i])
 				np_log(&ctx->log, TS_LOG_ERROR,
-				       "%s;%s: slurmctld does not know this "
-				       "node",
+				       "%s;%s: slurmctld does not know this node",
 				       event, hl.name[i]);
 	}
 	if (op == TS_POWER_OP_OFF)
@@ -356,8 +353,7 @@ int np_resume_fail(struct np_ctx *ctx, const char *expr)
 		return NP_EXIT_USAGE;
 	}
 	np_log(&ctx->log, TS_LOG_ERROR,
-	       "node_power_on;resume failed: slurmctld gave up on %s at "
-	       "ResumeTimeout; power state now unknown",
+	       "node_power_on;resume failed: slurmctld gave up on %s at ResumeTimeout; power state now unknown",
 	       expr);
 	rc = ts_power_state_file_lock(&s, ctx->cfg.state_file, &st, &err);
 	if (rc == TS_ECORRUPT) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "src/common/slurm_protocol_defs.h"
+#include "src/normalise.h"
 
 #include "fs_cache.h"
 
@@ -129,6 +130,10 @@ static inline size_t id_slot(uint32_t id, size_t cap)
 	return (size_t)(id * 2654435761U) & (cap - 1);
 }
 
+/*
+ * (Re)build the open-addressing table from association id to tree node,
+ * at least twice the node count.  RET 0, or -1 out of memory.
+ */
 static int build_id_table(struct assoc_tree *at)
 {
 	size_t cap = 16, i;
@@ -222,7 +227,7 @@ int assoc_tree_copy_in(struct assoc_tree *at)
 
 	/* Breadth first: the tree's node order is the walk queue. */
 	for (k = 0; k < at->tree.n; k++) {
-		List kids = at->queue[k]->usage->children_list;
+		list_t *kids = at->queue[k]->usage->children_list;
 		struct kids_walk w = { .at = at,
 				       .k = (long)k,
 				       .first = (long)at->tree.n,
@@ -314,6 +319,10 @@ static void cache_job_factor(struct assoc_tree *at, slurmdb_assoc_rec_t *a,
 					    cfg->damp));
 }
 
+/*
+ * Write node i's results into association a's usage record, as Slurm's
+ * own decay cycle would leave it (see assoc_tree.h); assoc lock held.
+ */
 static void write_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, size_t i,
 		       const struct priority_conf *c)
 {
@@ -399,7 +408,7 @@ void assoc_tree_write_back(struct assoc_tree *at, const struct priority_conf *c)
 	w.by_position = by_position;
 
 	for (k = 0; k < w.n; k++) {
-		List kids = at->queue[k]->usage->children_list;
+		list_t *kids = at->queue[k]->usage->children_list;
 
 		if (at->queue[k]->user || !kids)
 			continue;
@@ -434,7 +443,7 @@ void assoc_usage_on_demand(slurmdb_assoc_rec_t *assoc)
 	slurmdb_assoc_rec_t *p = u->fs_assoc_ptr;
 	bool top = !p || p == root;
 
-	u->usage_norm = ts_fs_node_usage_norm(
+	u->usage_norm = ts_normalise_node_usage(
 		u->usage_raw, root ? root->usage->usage_raw : 0.0L);
 	u->usage_efctv = ts_classic_node_efctv(
 		u->usage_norm, top, top ? 0.0L : p->usage->usage_efctv,

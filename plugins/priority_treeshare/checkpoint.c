@@ -57,6 +57,7 @@
 
 #include "src/decay_record.h"
 #include "src/usage_state.h"
+#include "src/utc_time.h"
 #include "src/window_store.h"
 
 #include "checkpoint.h"
@@ -88,7 +89,7 @@ static void state_files_unlock(void)
 
 static const char *utc(time_t t, char *buf, size_t len)
 {
-	return ts_kept_utc((int64_t)t, buf, len);
+	return ts_utc_time((int64_t)t, buf, len);
 }
 
 /* ------------------------------------------------------------ snapshot */
@@ -131,7 +132,7 @@ static int snapshot(struct ts_usage_state *s, time_t ran, time_t reset,
 				   .tres = READ_LOCK };
 	slurmdb_assoc_rec_t *a;
 	slurmdb_qos_rec_t *q;
-	ListIterator itr;
+	list_itr_t *itr;
 	size_t n_assoc, n_leaf = 0, n_qos, i = 0, l = 0, v, bad = 0;
 	uint32_t t, n_tres;
 	bool in_use;
@@ -353,9 +354,9 @@ void checkpoint_fini(void)
 /* A refusal to start, logged once (conf_error_once()). */
 static void refuse(const char *what, const char *why, const char *remedy)
 {
-	char *line = xstrdup_printf("%s unusable: %s; slurmctld cannot start: "
-				    "the files are left as they are (%s)",
-				    what, why, remedy);
+	char *line = xstrdup_printf(
+		"%s unusable: %s; slurmctld cannot start: the files are left as they are (%s)",
+		what, why, remedy);
 
 	conf_error_once(line);
 	xfree(line);
@@ -391,8 +392,9 @@ static void map_tres(const struct ts_usage_state *u, int *map)
 }
 
 /* The reverse of put_usage(), TRES mapped to today's positions. */
-static void set_usage(long double *raw, double *wall, long double *tres,
-		      const long double *val, const int *map, uint32_t n_tres)
+static void restore_values(long double *raw, double *wall, long double *tres,
+			   const long double *val, const int *map,
+			   uint32_t n_tres)
 {
 	uint32_t k;
 
@@ -418,7 +420,7 @@ static void restore_usage(const struct ts_usage_state *u, const char *file)
 	long double ctld_root = 0, root = 0;
 	slurmdb_assoc_rec_t *a;
 	slurmdb_qos_rec_t *q;
-	ListIterator itr;
+	list_itr_t *itr;
 	char s[32], l[32];
 	long k;
 
@@ -434,10 +436,10 @@ static void restore_usage(const struct ts_usage_state *u, const char *file)
 				fresh++;
 				continue;
 			}
-			set_usage(&a->usage->usage_raw,
-				  &a->usage->grp_used_wall,
-				  a->usage->usage_tres_raw,
-				  &u->assoc.val[k * v], map, u->n_tres);
+			restore_values(&a->usage->usage_raw,
+				       &a->usage->grp_used_wall,
+				       a->usage->usage_tres_raw,
+				       &u->assoc.val[k * v], map, u->n_tres);
 			done++;
 			k = ts_usage_state_find(&u->leaf, a->id);
 			if (k < 0 || a->user)
@@ -445,10 +447,10 @@ static void restore_usage(const struct ts_usage_state *u, const char *file)
 			if (!separate_leaf(a))
 				a->leaf_usage = slurmdb_create_assoc_usage(
 					g_tres_count);
-			set_usage(&a->leaf_usage->usage_raw,
-				  &a->leaf_usage->grp_used_wall,
-				  a->leaf_usage->usage_tres_raw,
-				  &u->leaf.val[k * v], map, u->n_tres);
+			restore_values(&a->leaf_usage->usage_raw,
+				       &a->leaf_usage->grp_used_wall,
+				       a->leaf_usage->usage_tres_raw,
+				       &u->leaf.val[k * v], map, u->n_tres);
 		}
 		list_iterator_destroy(itr);
 	}
@@ -458,10 +460,10 @@ static void restore_usage(const struct ts_usage_state *u, const char *file)
 			k = ts_usage_state_find(&u->qos, q->id);
 			if (k < 0)
 				continue;
-			set_usage(&q->usage->usage_raw,
-				  &q->usage->grp_used_wall,
-				  q->usage->usage_tres_raw, &u->qos.val[k * v],
-				  map, u->n_tres);
+			restore_values(&q->usage->usage_raw,
+				       &q->usage->grp_used_wall,
+				       q->usage->usage_tres_raw,
+				       &u->qos.val[k * v], map, u->n_tres);
 			qdone++;
 		}
 		list_iterator_destroy(itr);
@@ -523,8 +525,7 @@ static int migrate_windows_file(const char *dir)
 	xfree(file);
 	if (!ignore_state_errors) {
 		refuse("usage windows", err.msg,
-		       "slurmctld -i keeps them as .bad and starts with empty "
-		       "windows");
+		       "slurmctld -i keeps them as .bad and starts with empty windows");
 		return -1;
 	}
 	error("%s: usage windows unusable: %s; starting anyway (-i)",
@@ -589,10 +590,7 @@ static void resume(const struct found *f, time_t *ran, time_t *reset)
 	}
 	if (f->drc == TS_OK && f->d.origin == TS_DECAY_RECORD_FOREIGN &&
 	    f->d.last_ran > u->last_ran) {
-		info("%s: %s (last decay %s) is newer than %s (%s): another "
-		     "priority plugin ran since; its decay time and "
-		     "slurmctld's usage are used, not the usage treeshare "
-		     "saved",
+		info("%s: %s (last decay %s) is newer than %s (%s): another priority plugin ran since; its decay time and slurmctld's usage are used, not the usage treeshare saved",
 		     plugin_type, f->decay_path,
 		     utc((time_t)f->d.last_ran, a, sizeof(a)), f->unit_path,
 		     utc((time_t)u->last_ran, b, sizeof(b)));
@@ -682,8 +680,7 @@ int checkpoint_recover(const char *dir, time_t now, time_t *ran, time_t *reset)
 		rc = -1;
 	} else if (!ignore_state_errors) {
 		refuse(TS_USAGE_STATE_FILE, f.uerr.msg,
-		       "slurmctld -i keeps them as .bad and starts from "
-		       "slurmctld's own usage and priority_last_decay_ran");
+		       "slurmctld -i keeps them as .bad and starts from slurmctld's own usage and priority_last_decay_ran");
 		rc = -1;
 	} else {
 		/* clang-format off */

@@ -40,6 +40,7 @@
 static pthread_mutex_t cycle_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cycle_wake = PTHREAD_COND_INITIALIZER;
 static pthread_t cycle_thread;
+static bool prepared;		/* cycle_prepare() ran since the last stop */
 static bool running;		/* the thread exists */
 static bool stopping;		/* fini asked it to end */
 static time_t last_ran;		/* running jobs charged up to here */
@@ -234,6 +235,9 @@ static int fair_share(const struct priority_conf *c)
 	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK };
 	int rc;
 
+	/* Without slurmdbd (24.11 runs the cycle all the same): no tree. */
+	if (!c->calc_fairshare)
+		return 0;
 	assoc_mgr_lock(&read);
 	rc = assoc_tree_copy_in(&tree);
 	assoc_mgr_unlock(&read);
@@ -353,6 +357,11 @@ static void maybe_reset(uint16_t *period, time_t *next, time_t now)
 	slurm_mutex_unlock(&cycle_mutex);
 }
 
+/*
+ * The decay thread: every PriorityCalcPeriod a usage reset when due
+ * (maybe_reset()), one cycle (run_cycle()), then the state files, until
+ * stopping is set; a reconfigure's new periods apply from the next turn.
+ */
 static void *decay_thread(void *arg)
 {
 	time_t start = time(NULL), next_reset = 0, ran, reset;
@@ -414,20 +423,33 @@ static void *decay_thread(void *arg)
 	return NULL;
 }
 
-int cycle_start(time_t ran, time_t reset)
+void cycle_prepare(time_t ran, time_t reset)
 {
 	struct priority_conf *c = conf_get();
+
+	slurm_mutex_lock(&cycle_mutex);
+	last_ran = ran;
+	last_reset = reset;
+	decay_factor = c ? c->decay_factor : 1;
+	stopping = false;
+	prepared = true;
+	slurm_mutex_unlock(&cycle_mutex);
+}
+
+int cycle_start(void)
+{
 	int rc;
 
-	if (!c)
+	if (!conf_get())
 		return -1;
 	if (assoc_tree_init(&tree))
 		return -1;
 	slurm_mutex_lock(&cycle_mutex);
-	last_ran = ran;
-	last_reset = reset;
-	decay_factor = c->decay_factor;
-	stopping = false;
+	if (!prepared || running) {
+		slurm_mutex_unlock(&cycle_mutex);
+		assoc_tree_free(&tree);
+		return -1;
+	}
 	rc = pthread_create(&cycle_thread, NULL, decay_thread, NULL);
 	running = !rc;
 	slurm_mutex_unlock(&cycle_mutex);
@@ -448,6 +470,7 @@ void cycle_stop(void)
 	stopping = true;
 	join = running;
 	running = false;
+	prepared = false;
 	pthread_cond_broadcast(&cycle_wake);
 	slurm_mutex_unlock(&cycle_mutex);
 

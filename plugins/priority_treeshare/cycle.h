@@ -30,10 +30,19 @@
 #include "priority_conf.h"
 
 /*
- * cycle_start() - start the decay thread; last_ran and last_reset come
- * from checkpoint_recover() (0 on a first start).  RET 0 or -1 (logged).
+ * cycle_prepare() - the clock a job end and the thread start from:
+ * last_ran and last_reset come from checkpoint_recover() (0 on a first
+ * start or without fair share).
+ * Before cycle_start(), and before any job can end (24.11 reads jobs,
+ * and may end some, between init() and priority_p_thread_start()).
  */
-int cycle_start(time_t last_ran, time_t last_reset);
+void cycle_prepare(time_t last_ran, time_t last_reset);
+
+/*
+ * cycle_start() - start the decay thread after cycle_prepare().
+ * RET 0 or -1 (logged, or not prepared, or already running).
+ */
+int cycle_start(void);
 
 /* cycle_stop() - stop and join the thread (idempotent). */
 void cycle_stop(void);

@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * factors_rpc.c - what sprio shows: the stored factors of each job the
- * request selects, one row per partition the job may run in
- * (priority_p_get_priority_factors_list()).  Nothing is computed here
- * that the decay cycle has not: rows copy job->prio_factors, and a job
- * in several partitions gets each partition's own partition and TRES
- * terms, as Slurm's sprio expects.  With formula= the factors are the
- * formula's inputs, weighted as usual, and direct_prio carries the
- * formula's value, which sprio prints as the job's PRIORITY.
+ * request selects, one row per partition the job may run in (and, from
+ * 24.11, per QOS of a job of several) (priority_p_get_priority_factors_list()).
+ * Nothing is computed here that the decay cycle has not: rows copy
+ * job->prio_factors, and a job in several partitions gets each
+ * partition's own partition and TRES terms, as Slurm's sprio expects.
+ * With formula= the factors are the formula's inputs, weighted as usual,
+ * and direct_prio carries the formula's value, which sprio prints as the
+ * job's PRIORITY (from 23.11 such a row carries no factors: sprio shows
+ * them as 0).  Rows own their strings where the release frees them
+ * (slurm_compat.h, ts_row_new()).
  */
 #include "factors_rpc.h"
 
 #include <string.h>
-
-#include "src/common/slurm_mcs.h"
 
 #include "job_prio.h"
 
@@ -35,16 +36,15 @@ static bool visible(job_record_t *job, uid_t uid)
 	    job->user_id == uid || validate_operator(uid))
 		return true;
 	if (slurm_mcs_get_privatedata() == 0)
-		return assoc_mgr_is_user_acct_coord(acct_db_conn, uid,
-						    job->account);
+		return ts_is_user_acct_coord(acct_db_conn, uid, job->account);
 	if (slurm_mcs_get_privatedata() == 1)
 		return mcs_g_check_mcs_label(uid, job->mcs_label, false) == 0;
 	return true;
 }
 
-static bool listed_u32(List l, uint32_t v)
+static bool listed_u32(list_t *l, uint32_t v)
 {
-	ListIterator itr;
+	list_itr_t *itr;
 	uint32_t *p;
 	bool found = false;
 
@@ -63,77 +63,120 @@ static int same_ptr(void *x, void *key)
 	return x == key;
 }
 
-static bool part_wanted(List parts, part_record_t *part)
+static bool part_wanted(list_t *parts, part_record_t *part)
 {
 	return !parts || list_find_first(parts, same_ptr, part);
 }
 
-static priority_factors_object_t *new_row(job_record_t *job,
-					  part_record_t *part)
+/* One job's rows, in priority-array order. */
+struct rows {
+	const struct priority_conf *c;
+	const struct ts_prio_config *p;
+	job_record_t *job;
+	list_t *parts;	 /* partition filter (22.05), or NULL */
+	list_t *out;	 /* the reply */
+	uint32_t *array; /* the job's priority array, or NULL */
+	int k;		 /* index of the next row's entry in it */
+};
+
+/*
+ * The row of r->job in part under qos; part NULL: the job's only
+ * partition, qos NULL: its own QOS.  Only what the decay cycle stored
+ * is shown: the job's factors, with a partition's own partition and
+ * TRES terms (a job of several partitions) and a QOS's own QOS term
+ * (a job of several QOS, 24.11), as the release's multifactor does.
+ */
+static void add_row(struct rows *r, part_record_t *part, slurmdb_qos_rec_t *qos)
 {
-	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
+	const struct ts_prio_config *p = r->p;
+	job_record_t *job = r->job;
+	bool direct = job->direct_set_prio && (!part || TS_DIRECT_ROWS_ALL);
+	bool formula = r->c->formula && job->prio_factors && !direct;
+	priority_factors_object_t *row;
+	ts_job_factors_t *f;
+	int k = r->k++;
 
-	slurm_copy_priority_factors_object(obj, job->prio_factors);
-	xfree(obj->partition);
-	obj->job_id = job->job_id;
-	obj->partition = part->name; /* not owned, as in Slurm */
-	obj->user_id = job->user_id;
-	return obj;
-}
-
-static void add_rows(const struct priority_conf *c,
-		     const struct ts_prio_config *p, job_record_t *job,
-		     List parts, List out)
-{
-	priority_factors_object_t *obj;
-	part_record_t *part;
-	ListIterator itr;
-	int k = -1;
-
-	if (!job->part_ptr_list) {
-		if (!part_wanted(parts, job->part_ptr))
-			return;
-		if (job->direct_set_prio) {
-			obj = xmalloc(sizeof(*obj));
-			obj->direct_prio = job->priority;
-			obj->job_id = job->job_id;
-			obj->partition = job->part_ptr->name;
-			obj->user_id = job->user_id;
-		} else {
-			obj = new_row(job, job->part_ptr);
-		}
-		list_append(out, obj);
+	if (part && !part_wanted(r->parts, part))
+		return;
+	row = ts_row_new(job, part, qos,
+			 direct || (formula && TS_DIRECT_ROWS_ALL));
+	list_append(r->out, row);
+	if (direct) {
+		row->direct_prio = job->priority;
 		return;
 	}
-
-	itr = list_iterator_create(job->part_ptr_list);
-	while ((part = list_next(itr))) {
-		k++;
-		if (!part_wanted(parts, part))
-			continue;
-		obj = new_row(job, part);
-		obj->priority_part = job_prio_part_term(p, part);
-		/* formula=: sprio's PRIORITY is this partition's value. */
-		if (c->formula && obj->direct_prio > 0 && job->priority_array)
-			obj->direct_prio = job->priority_array[k];
+	/* formula=: sprio's PRIORITY is this partition's value. */
+	if (formula && (r->array || TS_DIRECT_ROWS_ALL)) {
+		if (r->array)
+			row->direct_prio = r->array[k];
+		else
+			row->direct_prio = job->priority;
+	}
+	if (!(f = ts_row_factors(row)))
+		return;
+	if (part) {
+		f->priority_part = job_prio_part_term(p, part);
 		/*
 		 * Slurm recomputes the TRES terms over the copied, already
 		 * weighted ones: a TRES the partition has none of keeps the
 		 * job's weighted value and is weighted again.  Kept for
 		 * identical sprio output.
 		 */
-		if (obj->priority_tres && obj->tres_cnt == p->tres_cnt)
+		if (f->priority_tres && f->tres_cnt == p->tres_cnt)
 			(void)job_prio_part_tres(p, job, part,
-						 obj->priority_tres);
-		list_append(out, obj);
+						 f->priority_tres);
 	}
+	if (qos)
+		f->priority_qos = job_prio_qos_term(p, qos, f->priority_qos);
+}
+
+/* Rows of part under each of the job's QOS (or its own). */
+static void add_part_rows(struct rows *r, part_record_t *part)
+{
+	list_t *qos_list = ts_job_qos_list(r->job);
+	slurmdb_qos_rec_t *qos;
+	list_itr_t *itr;
+
+	if (!qos_list) {
+		add_row(r, part, NULL);
+		return;
+	}
+	itr = list_iterator_create(qos_list);
+	while ((qos = list_next(itr)))
+		add_row(r, part, qos);
 	list_iterator_destroy(itr);
 }
 
-static List parse_parts(const char *names)
+static void add_rows(const struct priority_conf *c,
+		     const struct ts_prio_config *p, job_record_t *job,
+		     list_t *parts, list_t *out)
+{
+	struct rows r = { .c = c,
+			  .p = p,
+			  .job = job,
+			  .parts = parts,
+			  .out = out,
+			  .array = ts_prio_array(job) };
+	part_record_t *part;
+	list_itr_t *itr;
+
+	if (!job->part_ptr_list) {
+		if (!part_wanted(parts, job->part_ptr))
+			return;
+		r.parts = NULL;
+		add_part_rows(&r, NULL);
+		return;
+	}
+	itr = list_iterator_create(job->part_ptr_list);
+	while ((part = list_next(itr)))
+		add_part_rows(&r, part);
+	list_iterator_destroy(itr);
+}
+
+static list_t *parse_parts(const char *names)
 {
 	char *copy, *tok, *save = NULL;
-	List parts;
+	list_t *parts;
 
 	if (!names)
 		return NULL;
@@ -150,25 +193,28 @@ static List parse_parts(const char *names)
 	return parts;
 }
 
-List factors_rpc_list(const struct priority_conf *c,
-		      priority_factors_request_msg_t *req, uid_t uid)
+list_t *factors_rpc_list(const struct priority_conf *c,
+			 const struct factors_filter *filter, uid_t uid,
+			 bool take_locks)
 {
 	slurmctld_lock_t job_read = { .job = READ_LOCK,
 				      .node = READ_LOCK,
 				      .part = READ_LOCK };
 	struct ts_prio_config p = conf_prio_now(c);
 	time_t now = time(NULL);
-	List parts, out = NULL;
+	list_t *parts = NULL, *out = NULL;
 	job_record_t *job;
-	ListIterator itr;
+	list_itr_t *itr;
 
 	/*
 	 * Every TRES: a row's zero-weight TRES must read 0 even when the
 	 * job's factors are from before a reconfigure that zeroed a weight.
 	 */
 	p.tres_on = NULL;
-	lock_slurmctld(job_read);
-	parts = parse_parts(req->partitions);
+	if (take_locks)
+		lock_slurmctld(job_read);
+	if (filter)
+		parts = parse_parts(filter->partitions);
 	if (job_list && list_count(job_list)) {
 		out = list_create(slurm_destroy_priority_factors_object);
 		itr = list_iterator_create(job_list);
@@ -179,11 +225,11 @@ List factors_rpc_list(const struct priority_conf *c,
 			if (IS_JOB_REVOKED(job) || !accrues(c, job, now) ||
 			    job->priority == 0 || !visible(job, uid))
 				continue;
-			if (req->job_id_list &&
-			    !listed_u32(req->job_id_list, job->job_id))
+			if (filter && filter->job_ids &&
+			    !listed_u32(filter->job_ids, job->job_id))
 				continue;
-			if (req->uid_list &&
-			    !listed_u32(req->uid_list, job->user_id))
+			if (filter && filter->uids &&
+			    !listed_u32(filter->uids, job->user_id))
 				continue;
 			/* A deleted partition: nothing to show. */
 			if (!job->part_ptr && !job->part_ptr_list)
@@ -194,7 +240,8 @@ List factors_rpc_list(const struct priority_conf *c,
 		if (!list_count(out))
 			FREE_NULL_LIST(out);
 	}
-	unlock_slurmctld(job_read);
+	if (take_locks)
+		unlock_slurmctld(job_read);
 	FREE_NULL_LIST(parts);
 	return out;
 }

@@ -117,7 +117,7 @@ static void job_snapshot(const struct priority_conf *c, job_record_t *job,
 			 const struct ts_prio_part *part, struct fs_memo *memo,
 			 struct ts_prio_job *out)
 {
-	struct job_details *d = job->details;
+	job_details_t *d = job->details;
 
 	out->accrue_time = d->accrue_time;
 	out->has_assoc = job->assoc_ptr != NULL;
@@ -143,6 +143,9 @@ static void job_snapshot(const struct priority_conf *c, job_record_t *job,
 	out->max_cpus = d->max_cpus;
 	out->min_cpus = d->min_cpus;
 	out->min_nodes = d->min_nodes;
+	if (c->favor_small && !(c->flags & PRIORITY_FLAGS_SIZE_RELATIVE))
+		out->min_nodes =
+			ts_favor_small_min_nodes(d->min_nodes, ts_node_count());
 	out->time_limit = job->time_limit;
 	out->part = part;
 	out->site = job->site_factor;
@@ -154,7 +157,7 @@ static void job_snapshot(const struct priority_conf *c, job_record_t *job,
 /* Empty factors, as Slurm leaves them for jobs it does not compute. */
 static void factors_clear(job_record_t *job)
 {
-	priority_factors_object_t *pf = job->prio_factors;
+	ts_job_factors_t *pf = job->prio_factors;
 
 	if (!pf)
 		return;
@@ -167,10 +170,10 @@ static void factors_clear(job_record_t *job)
  * Zeroed factors with TRES arrays when TRES weights are set; the arrays
  * of the last computation are reused when their size still fits.
  */
-static priority_factors_object_t *factors_reset(job_record_t *job,
-						const struct ts_prio_config *p)
+static ts_job_factors_t *factors_reset(job_record_t *job,
+				       const struct ts_prio_config *p)
 {
-	priority_factors_object_t *pf = job->prio_factors;
+	ts_job_factors_t *pf = job->prio_factors;
 	double *tres = NULL, *weights = NULL;
 
 	if (!pf) {
@@ -248,18 +251,19 @@ static int collect_part(void *x, void *arg)
 }
 
 /*
- * The job's partitions in tier order.  Slurm sorts the job's list every
- * time; it is sorted already after the first, and sorting (which
- * allocates) is only done when it is not.  RET false if there are more
- * than PARTS_MAX (the caller walks the sorted list itself).
+ * The job's partitions in tier order.  Slurm 22.05 sorts the job's list
+ * every time; it is sorted already after the first, and sorting (which
+ * allocates) is only done when it is not.  Later releases keep the list
+ * sorted in slurmctld and take it as it is.  RET false if there are more
+ * than PARTS_MAX (the caller walks the list itself).
  */
 static bool sorted_parts(job_record_t *job, struct part_list *pl)
 {
 	pl->n = 0;
 	pl->sorted = true;
 	(void)list_for_each_ro(job->part_ptr_list, collect_part, pl);
-	if (pl->sorted)
-		return true;
+	if (pl->sorted || !TS_PLUGIN_SORTS_PARTITIONS)
+		return pl->n <= PARTS_MAX;
 	list_sort(job->part_ptr_list, priority_sort_part_tier);
 	pl->n = 0;
 	pl->sorted = true;
@@ -267,13 +271,25 @@ static bool sorted_parts(job_record_t *job, struct part_list *pl)
 	return pl->n <= PARTS_MAX;
 }
 
-/* Partition i's priority of job into priority_array[i]. */
+double job_prio_qos_term(const struct ts_prio_config *p,
+			 const slurmdb_qos_rec_t *qos, double own)
+{
+	if (!qos || !qos->priority || !p->w_qos)
+		return own;
+	return ((p->flags & TS_PRIO_NO_NORMAL_QOS)
+			? (double)qos->priority
+			: qos->usage->norm_priority) *
+	       (double)p->w_qos;
+}
+
+/* Entry k's priority of job in part under QOS factor qos (weighted). */
 static void part_priority(const struct ts_prio_config *p, job_record_t *job,
 			  const struct ts_prio_factors *f, part_record_t *part,
-			  int i)
+			  double qos, uint32_t *array, int k)
 {
 	size_t n = p->w_tres ? p->tres_cnt : 0;
 	double tres[n ? n : 1];
+	struct ts_prio_factors fq = *f;
 	struct ts_prio_part ps;
 	double part_tres = 0.0;
 	uint32_t prio;
@@ -284,38 +300,76 @@ static void part_priority(const struct ts_prio_config *p, job_record_t *job,
 		part_tres = job_prio_part_tres(p, job, part, tres);
 	}
 	part_snapshot(part, &ps);
-	prio = ts_prio_part_total(p, f, &ps, part_tres, &capped);
+	fq.qos = qos;
+	prio = ts_prio_part_total(p, &fq, &ps, part_tres, &capped);
 	if (capped)
 		report_cap(job);
-	job->priority_array[i] = ts_prio_next(p, job->priority_array[i], prio);
+	array[k] = ts_prio_next(p, array[k], prio);
 	log_flag(PRIO, "%s: %pJ priority in partition %s: %u", plugin_type, job,
-		 part->name, job->priority_array[i]);
+		 part->name, array[k]);
+}
+
+/* One entry of a job's priority array: where and under which QOS. */
+struct part_qos {
+	part_record_t *part;
+	slurmdb_qos_rec_t *qos; /* NULL: the job's own */
+	int k;			/* index in the array */
+	uint32_t *array;
+};
+
+typedef void (*part_qos_fn)(const struct part_qos *pq, void *arg);
+
+/* fn() for part under each QOS of the job's list (or its own). */
+static int each_qos(part_record_t *part, list_t *qos_list, int *k,
+		    uint32_t *array, part_qos_fn fn, void *arg)
+{
+	struct part_qos pq = { .part = part, .array = array };
+	list_itr_t *itr;
+
+	if (!qos_list) {
+		pq.k = (*k)++;
+		fn(&pq, arg);
+		return 0;
+	}
+	itr = list_iterator_create(qos_list);
+	while ((pq.qos = list_next(itr))) {
+		pq.k = (*k)++;
+		fn(&pq, arg);
+	}
+	list_iterator_destroy(itr);
+	return 0;
 }
 
 /*
- * fn(part, k, arg) for each of the job's partitions, highest tier first,
- * k its index in priority_array (allocated here when missing).
+ * fn() for each entry of the job's priority array, allocated here when
+ * missing: the job's partitions, highest tier first (its own partition
+ * for a single-partition job), times its QOS when it has several (24.11;
+ * QOS varying fastest).  Caller holds assoc_mgr's QOS read lock.
  */
-static void each_part(job_record_t *job,
-		      void (*fn)(part_record_t *part, int k, void *arg),
-		      void *arg)
+static void each_part(job_record_t *job, part_qos_fn fn, void *arg)
 {
+	list_t *qos_list = ts_job_qos_list(job);
+	int n_qos = qos_list ? list_count(qos_list) : 1;
+	int n_part = job->part_ptr_list ? list_count(job->part_ptr_list) : 1;
+	uint32_t *array = ts_prio_array_get(job, n_part * n_qos);
 	struct part_list pl;
 	part_record_t *part;
-	ListIterator itr;
-	int i = 0;
+	list_itr_t *itr;
+	int i, k = 0;
 
-	if (!job->priority_array)
-		job->priority_array = xcalloc(
-			list_count(job->part_ptr_list) + 1, sizeof(uint32_t));
+	if (!job->part_ptr_list) {
+		(void)each_qos(job->part_ptr, qos_list, &k, array, fn, arg);
+		return;
+	}
 	if (sorted_parts(job, &pl)) {
 		for (i = 0; i < pl.n; i++)
-			fn(pl.part[i], i, arg);
+			(void)each_qos(pl.part[i], qos_list, &k, array, fn,
+				       arg);
 		return;
 	}
 	itr = list_iterator_create(job->part_ptr_list);
 	while ((part = list_next(itr)))
-		fn(part, i++, arg);
+		(void)each_qos(part, qos_list, &k, array, fn, arg);
 	list_iterator_destroy(itr);
 }
 
@@ -325,14 +379,16 @@ struct weighted_part {
 	const struct ts_prio_factors *f;
 };
 
-static void weighted_part_priority(part_record_t *part, int k, void *arg)
+static void weighted_part_priority(const struct part_qos *pq, void *arg)
 {
 	struct weighted_part *wp = arg;
 
-	part_priority(wp->p, wp->job, wp->f, part, k);
+	part_priority(wp->p, wp->job, wp->f, pq->part,
+		      job_prio_qos_term(wp->p, pq->qos, wp->f->qos), pq->array,
+		      pq->k);
 }
 
-/* One priority per partition, highest tier first (priority_array). */
+/* One priority per partition (and QOS), in priority-array order. */
 static void part_priorities(const struct ts_prio_config *p, job_record_t *job,
 			    const struct ts_prio_factors *f)
 {
@@ -391,17 +447,25 @@ struct formula_part {
 	const struct ts_prio_job *snap;
 	double *vars; /* the job's; partition and TRES ones replaced */
 	double *tres; /* fc->tres_cnt scratch, or NULL */
+	double qos;   /* the job's own normalised QOS factor */
 };
 
-/* priority_array[k]: the formula with partition part's factors. */
-static void formula_part_priority(part_record_t *part, int k, void *arg)
+/* Entry k: the formula with partition part's (and a QOS's) factors. */
+static void formula_part_priority(const struct part_qos *pq, void *arg)
 {
 	struct formula_part *fp = arg;
+	part_record_t *part = pq->part;
 	struct ts_prio_part ps;
 	uint32_t prio;
 	size_t i;
 
 	part_snapshot(part, &ps);
+	fp->vars[CONF_VAR_QOS] = fp->qos;
+	if (pq->qos && pq->qos->priority)
+		fp->vars[CONF_VAR_QOS] =
+			(fp->fc->flags & TS_PRIO_NO_NORMAL_QOS)
+				? (double)pq->qos->priority
+				: pq->qos->usage->norm_priority;
 	fp->vars[CONF_VAR_PARTITION] = part_factor(fp->fc, &ps);
 	if (fp->tres) {
 		memset(fp->tres, 0, fp->fc->tres_cnt * sizeof(*fp->tres));
@@ -411,26 +475,26 @@ static void formula_part_priority(part_record_t *part, int k, void *arg)
 	}
 	prio = formula_priority(ts_formula_eval(fp->c->formula, fp->vars, NULL),
 				fp->job);
-	fp->job->priority_array[k] =
-		ts_prio_next(fp->p, fp->job->priority_array[k], prio);
+	pq->array[pq->k] = ts_prio_next(fp->p, pq->array[pq->k], prio);
 	log_flag(PRIO, "%s: %pJ priority in partition %s: %u", plugin_type,
-		 fp->job, part->name, fp->job->priority_array[k]);
+		 fp->job, part->name, pq->array[pq->k]);
 }
 
 /*
  * formula= for one job: the value of the formula over the job's
  * normalised factors (every one computed, whatever its weight), its site
  * factor and nice value, its association's PBS values and its TRES
- * factors, as its priority; one per partition for a multi-partition job.
- * sprio gets the factors weighted by their PriorityWeight* as usual, and
- * the priority as direct_prio, which sprio shows as PRIORITY.  Allocates
+ * factors, as its priority; one per partition (and QOS) for a job of
+ * several.  sprio gets the factors weighted by their PriorityWeight* as
+ * usual, and the priority as direct_prio, which sprio shows as PRIORITY
+ * (from 23.11 sprio then shows no factors: factors_rpc.c).  Allocates
  * nothing (the arrays are on the stack).
  */
 static uint32_t formula_compute(const struct priority_conf *c,
 				const struct ts_prio_config *p,
 				job_record_t *job,
 				const struct ts_prio_job *snap, time_t now,
-				priority_factors_object_t *pf)
+				ts_job_factors_t *pf)
 {
 	struct ts_prio_config fc = c->factors;
 	size_t i, nt = fc.w_tres ? fc.tres_cnt : 0;
@@ -456,19 +520,21 @@ static uint32_t formula_compute(const struct priority_conf *c,
 	pf->priority_qos = f.qos * p->w_qos;
 	pf->priority_site = f.site;
 	pf->nice = f.nice;
-	pf->direct_prio = prio;
+	ts_job_factors_set_direct(pf, prio);
 	if (p->w_tres && pf->priority_tres)
 		for (i = 0; i < p->tres_cnt && i < nt; i++)
 			pf->priority_tres[i] = tres[i] * p->w_tres[i];
 
-	if (job->part_ptr_list) {
+	ts_prio_array_drop(job);
+	if (job->part_ptr_list || ts_job_qos_list(job)) {
 		struct formula_part fp = { .c = c,
 					   .p = p,
 					   .fc = &fc,
 					   .job = job,
 					   .snap = snap,
 					   .vars = vars,
-					   .tres = nt ? tres : NULL };
+					   .tres = nt ? tres : NULL,
+					   .qos = f.qos };
 
 		each_part(job, formula_part_priority, &fp);
 	}
@@ -490,7 +556,7 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 	struct ts_prio_part part;
 	struct ts_prio_job snap;
 	struct ts_prio_factors f = { .tres = nt ? tres : NULL };
-	priority_factors_object_t *pf;
+	ts_job_factors_t *pf;
 	double tres_sum;
 	uint32_t prio;
 	int capped;
@@ -532,7 +598,8 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 	prio = ts_prio_total(&f, tres_sum, &capped);
 	if (capped)
 		report_cap(job);
-	if (job->part_ptr_list)
+	ts_prio_array_drop(job);
+	if (job->part_ptr_list || ts_job_qos_list(job))
 		part_priorities(p, job, &f);
 
 	/* clang-format off */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * job_prio.h - a job record to src/priority.c's snapshot, and the result
- * back into the record as Slurm keeps it: job->priority,
- * job->priority_array (one per partition, in tier order) and
- * job->prio_factors (the weighted factors sprio shows).
+ * back into the record as Slurm keeps it: job->priority, the priority
+ * array (one per partition, in tier order, and from 24.11 per QOS of a
+ * multi-QOS job; slurm_compat.h) and job->prio_factors (the weighted
+ * factors sprio shows).
  *
  * All functions here need the job write lock and assoc_mgr's
  * { .assoc = READ_LOCK, .qos = READ_LOCK } at least.  When a job's
@@ -50,8 +51,8 @@ bool job_prio_needs_usage(const struct priority_conf *c, job_record_t *job,
 
 /*
  * job_prio_compute() - Slurm's _get_priority_internal(): the factors of
- * job at now into job->prio_factors, per-partition priorities into
- * job->priority_array.  p is conf_prio_now(c).
+ * job at now into job->prio_factors, per-partition (and per-QOS)
+ * priorities into the job's priority array.  p is conf_prio_now(c).
  * RET the job's priority: job->priority unchanged when set directly by an
  * administrator, 0 for a job without details.
  */
@@ -90,8 +91,8 @@ double job_prio_part_tres(const struct ts_prio_config *p, job_record_t *job,
  */
 static inline void job_prio_prefetch(job_record_t *job, int stage)
 {
-	struct job_details *d;
-	priority_factors_object_t *pf;
+	job_details_t *d;
+	ts_job_factors_t *pf;
 
 	switch (stage) {
 	case -1:
@@ -142,6 +143,15 @@ static inline void job_prio_prefetch(job_record_t *job, int stage)
 		break;
 	}
 }
+
+/*
+ * job_prio_qos_term() - the weighted QOS term of a job of several QOS
+ * (24.11) under qos: Slurm's rule, except that a QOS of priority 0 (or
+ * no QOS weight) keeps the job's own weighted QOS term, own, as
+ * multifactor does.
+ */
+double job_prio_qos_term(const struct ts_prio_config *p,
+			 const slurmdb_qos_rec_t *qos, double own);
 
 /* job_prio_part_term() - the weighted partition factor of part. */
 double job_prio_part_term(const struct ts_prio_config *p, part_record_t *part);

@@ -259,9 +259,9 @@ static void report_once(const char *params, const char *msg,
 		line = xstrdup_printf("PriorityParameters=%s: %s; %s",
 				      params ? params : "", msg, outcome);
 	else
-		line = xstrdup_printf("PriorityParameters=%.*s... (%zu "
-				      "characters): %s; %s",
-				      quote, params, len, msg, outcome);
+		line = xstrdup_printf(
+			"PriorityParameters=%.*s... (%zu characters): %s; %s",
+			quote, params, len, msg, outcome);
 	conf_error_once(line);
 	xfree(line);
 }
@@ -411,8 +411,13 @@ void conf_fini(void)
 
 static void cluster_now(struct ts_prio_config *p)
 {
+	int nodes = ts_node_count();
+
 	p->cluster_cpus = &cluster_cpus ? cluster_cpus : 0;
-	p->node_count = node_record_count > 0 ? (uint32_t)node_record_count : 0;
+	p->node_count = nodes > 0 ? (uint32_t)nodes : 0;
+	/* 24.11 gives no job size without nodes or CPUs (22.05 divides). */
+	if (!ts_job_size_defined(p->node_count, p->cluster_cpus))
+		p->w_js = 0;
 }
 
 struct ts_prio_config conf_prio_now(const struct priority_conf *c)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * priority_treeshare.c - the plugin block and the entry points Slurm 22.05
- * resolves for a priority plugin (src/common/slurm_priority.c syms[]).
+ * priority_treeshare.c - the plugin block and the entry points Slurm
+ * resolves for a priority plugin (syms[] in 22.05's
+ * src/common/slurm_priority.c, 24.11's src/interfaces/priority.c;
+ * priority_p_recover() and priority_p_thread_start() are 24.11's).
  * Each forwards to the file that owns the concept:
  *
  *   priority_conf.c  slurm.conf's priority keys, PriorityParameters
@@ -21,6 +23,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "assoc_tree.h"
@@ -38,7 +41,7 @@ const char plugin_type[] = "priority/treeshare";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 static bool in_ctld;	    /* set by init(), read-only after */
-static bool site_factor_up; /* site_factor_plugin_init() succeeded */
+static bool site_factor_up; /* ts_site_factor_init() succeeded */
 
 /*
  * Slurm calls priority_p_set_assoc_usage() holding only the association
@@ -49,10 +52,10 @@ static pthread_mutex_t on_demand_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 /* Each association's shares_norm the way the algorithm now in force
  * normalises them (Fair Tree: per level; else: product up the tree). */
-static void renormalise_shares(List kids)
+static void renormalise_shares(list_t *kids)
 {
 	slurmdb_assoc_rec_t *a;
-	ListIterator itr;
+	list_itr_t *itr;
 
 	if (!kids || list_is_empty(kids))
 		return;
@@ -81,20 +84,65 @@ static void log_active(const struct priority_conf *c,
 	/* clang-format on */
 }
 
-extern int init(void)
+/*
+ * Fair share from the association tree: the committed state (usage put
+ * back as of the last commit, its decay time; checkpoint.h), the usage
+ * windows, the root's usage.  Before the thread starts and before any
+ * job can end, on every release.  RET 0, or -1 after logging why.
+ */
+static int start_fair_share(struct priority_conf *c, const char *outcome)
 {
-	static const char outcome[] = "slurmctld cannot start";
 	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK };
-	struct priority_conf *c;
 	time_t ran = 0, reset = 0;
 
+	if (checkpoint_recover(slurm_conf.state_save_location, time(NULL), &ran,
+			       &reset) ||
+	    (c->windows && usage_windows_start(c, time(NULL), outcome))) {
+		usage_windows_fini();
+		checkpoint_fini();
+		return -1;
+	}
+	assoc_mgr_lock(&write);
+	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+	assoc_mgr_unlock(&write);
+	cycle_prepare(ran, reset);
+	return 0;
+}
+
+/*
+ * init() - in a client (sshare) only the configuration; in slurmctld the
+ * configuration, the state files and the decay thread's clock.  Where
+ * the release starts the decay thread from init() (22.05) it starts here
+ * and jobs without slurmdbd get their first factors here; later releases
+ * call init() under the configuration write lock before the jobs are
+ * read, and ask for both with priority_p_thread_start() and
+ * priority_p_recover() (slurm_compat.h).
+ */
+extern int init(void)
+{
+	const char *outcome = "slurmctld cannot start";
+	struct priority_conf *c;
+
 	in_ctld = ctld_present();
+	if (in_ctld && getenv("SLURMCTLD_RECONF"))
+		/* 24.11's scontrol reconfigure: this is the new process. */
+		/* clang-format off */
+		outcome = "this slurmctld cannot start (scontrol reconfigure: a daemonised slurmctld keeps running with its previous configuration)";
+	/* clang-format on */
 	if (!(c = conf_build(NULL, in_ctld, outcome)))
 		return SLURM_ERROR;
 	if (!in_ctld) {
 		conf_install(c);
 		debug("%s: %s loaded in a client", __func__, plugin_name);
 		return SLURM_SUCCESS;
+	}
+	if (!(site_factor_up = ts_site_factor_init() == SLURM_SUCCESS) &&
+	    !TS_SLURM_INIT_STARTS_THREAD) {
+		/* As 24.11's multifactor: no priorities without it. */
+		error("%s: the site factor plugin (%s) did not start; %s",
+		      plugin_type, slurm_conf.site_factor_plugin, outcome);
+		conf_discard(c);
+		return SLURM_ERROR;
 	}
 	log_active(c, NULL);
 
@@ -109,26 +157,21 @@ extern int init(void)
 		/* clang-format on */
 		conf_no_fair_share(c);
 		conf_install(c);
-		cycle_initial_priorities(c);
+		if (TS_SLURM_INIT_STARTS_THREAD)
+			cycle_initial_priorities(c);
+		else
+			cycle_prepare(0, 0);
 	} else if (assoc_mgr_root_assoc) {
-		if (checkpoint_recover(slurm_conf.state_save_location,
-				       time(NULL), &ran, &reset) ||
-		    (c->windows &&
-		     usage_windows_start(c, time(NULL), outcome))) {
-			usage_windows_fini();
-			checkpoint_fini();
+		if (start_fair_share(c, outcome)) {
 			conf_discard(c);
-			return SLURM_ERROR;
+			goto fail;
 		}
-		assoc_mgr_lock(&write);
-		assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
-		assoc_mgr_unlock(&write);
 		conf_install(c);
-		if (cycle_start(ran, reset)) {
+		if (TS_SLURM_INIT_STARTS_THREAD && cycle_start()) {
 			usage_windows_fini();
 			checkpoint_fini();
 			conf_fini();
-			return SLURM_ERROR;
+			goto fail;
 		}
 	} else {
 		if (c->prio.w_fs) {
@@ -137,15 +180,50 @@ extern int init(void)
 			      plugin_type, outcome);
 			/* clang-format on */
 			conf_discard(c);
-			return SLURM_ERROR;
+			goto fail;
 		}
 		conf_no_fair_share(c);
 		conf_install(c);
+		if (!TS_SLURM_INIT_STARTS_THREAD)
+			cycle_prepare(0, 0);
 	}
 
-	site_factor_up = site_factor_plugin_init() == SLURM_SUCCESS;
 	debug("%s: %s loaded", __func__, plugin_name);
 	return SLURM_SUCCESS;
+fail:
+	if (site_factor_up)
+		ts_site_factor_fini();
+	site_factor_up = false;
+	return SLURM_ERROR;
+}
+
+/*
+ * priority_p_thread_start() - the decay thread (24.05 and later, after
+ * read_slurm_conf(), still under the configuration write lock: the
+ * thread takes slurmctld's locks only once it runs).  A thread that
+ * cannot be created is logged; priorities then stay as priority_p_set()
+ * gives them.
+ */
+extern void priority_p_thread_start(void)
+{
+	if (in_ctld && !TS_SLURM_INIT_STARTS_THREAD)
+		(void)cycle_start();
+}
+
+/*
+ * priority_p_recover() - after slurmctld has read its jobs (23.02 and
+ * later): without slurmdbd every job gets its factors once, so that
+ * sprio has something to show.  prio_boost is priority/basic's.
+ */
+extern uint32_t priority_p_recover(uint32_t prio_boost)
+{
+	struct priority_conf *c = conf_get();
+
+	(void)prio_boost;
+	if (in_ctld && c && !TS_SLURM_INIT_STARTS_THREAD &&
+	    !slurm_with_slurmdbd())
+		cycle_initial_priorities(c);
+	return 0;
 }
 
 extern int fini(void)
@@ -162,7 +240,7 @@ extern int fini(void)
 	usage_windows_fini();
 	fs_cache_free();
 	if (site_factor_up)
-		site_factor_plugin_fini();
+		ts_site_factor_fini();
 	site_factor_up = false;
 	conf_fini();
 	return SLURM_SUCCESS;
@@ -251,7 +329,7 @@ extern void priority_p_reconfig(bool assoc_clear)
 		cycle_usage_clock(&ran, &decay);
 		usage_give_back_run_secs(ran);
 	}
-	site_factor_g_reconfig();
+	ts_site_factor_reconfig();
 	debug2("%s: %s reconfigured", __func__, plugin_name);
 }
 
@@ -284,18 +362,28 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 	return ts_classic_factor(usage_efctv, shares_norm, damp);
 }
 
-extern List
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 5, 0)
+/* 22.05: the request's filters applied here, the job locks taken here. */
+extern list_t *
 priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg,
 				     uid_t uid)
 {
+	struct factors_filter filter = { .job_ids = req_msg->job_id_list,
+					 .uids = req_msg->uid_list,
+					 .partitions = req_msg->partitions };
 	struct priority_conf *c = conf_get();
-	List l = NULL;
 
-	xassert(req_msg);
-	if (c)
-		l = factors_rpc_list(c, req_msg, uid);
-	return l;
+	return c ? factors_rpc_list(c, &filter, uid, true) : NULL;
 }
+#else
+/* 24.05 and later: sprio filters; slurmctld holds the job read locks. */
+extern list_t *priority_p_get_priority_factors_list(uid_t uid)
+{
+	struct priority_conf *c = conf_get();
+
+	return c ? factors_rpc_list(c, NULL, uid, false) : NULL;
+}
+#endif
 
 /* Called with the job write lock (Slurm's acct_policy_job_fini()). */
 extern void priority_p_job_end(job_record_t *job_ptr)

@@ -8,7 +8,10 @@
  * slurmctld's symbols; declared weak they resolve to NULL there instead
  * of failing the load, and ctld_present() tells the two cases apart.
  * Everything else the plugin calls is in libslurmfull, which slurmctld,
- * sshare and the parity harness all link.
+ * sshare and the parity harness all link.  Which symbols those are
+ * depends on the release (24.11: the QOS used-limit lookups and
+ * part_list_to_xstr() are slurmctld's; lock_state_files() has moved to
+ * libslurmfull); a name the release does not have stays unreferenced.
  */
 #ifndef PT_SLURMCTLD_API_H
 #define PT_SLURMCTLD_API_H
@@ -22,12 +25,14 @@
 #include "src/common/assoc_mgr.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
-#include "src/common/site_factor.h"
-#include "src/common/slurm_priority.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
+
+/* What differs by Slurm release (priority, site factor, mcs headers too) */
+#define TS_COMPAT_CTLD
+#include "plugins/slurm_compat.h"
 
 #pragma weak acct_db_conn
 #pragma weak accounting_enforce
@@ -36,12 +41,18 @@
 #pragma weak find_part_record
 #pragma weak job_list
 #pragma weak last_job_update
+#pragma weak last_part_update
 #pragma weak lock_slurmctld
 #pragma weak lock_state_files
 #pragma weak slurmctld_tres_cnt
 #pragma weak unlock_slurmctld
 #pragma weak unlock_state_files
 #pragma weak validate_operator
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
+#pragma weak acct_policy_get_acct_used_limits
+#pragma weak acct_policy_get_user_used_limits
+#pragma weak part_list_to_xstr
+#endif
 
 /*
  * ctld_present() - true inside slurmctld (or a harness standing in for

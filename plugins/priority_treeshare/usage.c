@@ -98,7 +98,7 @@ void usage_reset(void)
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
 	slurmdb_assoc_rec_t *assoc;
 	slurmdb_qos_rec_t *qos;
-	ListIterator itr;
+	list_itr_t *itr;
 	int i, n = tres_count();
 
 	assoc_mgr_lock(&locks);
@@ -168,13 +168,32 @@ static void give_back(const char *what, uint32_t rec_id, const char *name,
 	}
 }
 
-static void qos_give_back(slurmdb_qos_rec_t *qos, const long double *tres_used,
-			  const uint64_t *tres_secs, uint32_t job_id)
+/*
+ * A QOS's share of a charge; from 24.11 also the QOS's record of the
+ * job's account and user (none for a job without association, whose QOS
+ * is then left alone, as multifactor does).
+ */
+static void qos_give_back(slurmdb_qos_rec_t *qos, job_record_t *job,
+			  const long double *tres_used,
+			  const uint64_t *tres_secs)
 {
-	if (qos)
-		give_back("QOS", qos->id, qos->name, qos->usage->usage_tres_raw,
-			  qos->usage->grp_used_tres_run_secs, tres_used,
-			  tres_secs, job_id);
+	slurmdb_used_limits_t *acct, *user;
+
+	if (!qos || !enforce_limits())
+		return;
+	if (ts_qos_used_limits(qos, job, &acct, &user) && !acct)
+		return;
+	give_back("QOS", qos->id, qos->name, qos->usage->usage_tres_raw,
+		  qos->usage->grp_used_tres_run_secs, tres_used, tres_secs,
+		  job->job_id);
+	if (acct)
+		give_back("QOS account limit", qos->id, qos->name, NULL,
+			  ts_used_limits_run_secs(acct), NULL, tres_secs,
+			  job->job_id);
+	if (user)
+		give_back("QOS user limit", qos->id, qos->name, NULL,
+			  ts_used_limits_run_secs(user), NULL, tres_secs,
+			  job->job_id);
 }
 
 static void assoc_give_back(slurmdb_assoc_rec_t *assoc,
@@ -191,16 +210,16 @@ static void charge_qos(slurmdb_qos_rec_t *qos, double wall_decay,
 		       double wall_nodecay, double used_decay,
 		       double used_nodecay, const long double *tres_decay,
 		       const long double *tres_nodecay,
-		       const uint64_t *tres_secs, uint32_t job_id)
+		       const uint64_t *tres_secs, job_record_t *job)
 {
 	if (qos->flags & QOS_FLAG_NO_DECAY) {
 		qos->usage->grp_used_wall += wall_nodecay;
 		qos->usage->usage_raw += (long double)used_nodecay;
-		qos_give_back(qos, tres_nodecay, tres_secs, job_id);
+		qos_give_back(qos, job, tres_nodecay, tres_secs);
 	} else {
 		qos->usage->grp_used_wall += wall_decay;
 		qos->usage->usage_raw += (long double)used_decay;
-		qos_give_back(qos, tres_decay, tres_secs, job_id);
+		qos_give_back(qos, job, tres_decay, tres_secs);
 	}
 }
 
@@ -329,14 +348,14 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 	if (qos)
 		charge_qos(qos, wall_decay, wall_nodecay, used_decay,
 			   used_nodecay, tres_decay, tres_nodecay, tres_secs,
-			   job->job_id);
+			   job);
 	/* The partition's QOS too, unless it is the job's (UsageFactor
 	 * is the job QOS's only). */
 	if (job->part_ptr && job->part_ptr->qos_ptr &&
 	    job->part_ptr->qos_ptr != qos)
 		charge_qos(job->part_ptr->qos_ptr, wall_decay, wall_nodecay,
 			   used_decay, used_nodecay, tres_decay, tres_nodecay,
-			   tres_secs, job->job_id);
+			   tres_secs, job);
 
 	/* The association and every ancestor: the root's total is what
 	 * usage is normalised against.  With usage windows, fair-share
@@ -378,10 +397,9 @@ static int give_back_job(void *x, void *arg)
 		tres_secs[i] = job->tres_alloc_cnt[i] * used;
 	}
 
-	qos_give_back(job->qos_ptr, NULL, tres_secs, job->job_id);
+	qos_give_back(job->qos_ptr, job, NULL, tres_secs);
 	if (job->part_ptr && job->part_ptr->qos_ptr != job->qos_ptr)
-		qos_give_back(job->part_ptr->qos_ptr, NULL, tres_secs,
-			      job->job_id);
+		qos_give_back(job->part_ptr->qos_ptr, job, NULL, tres_secs);
 	for (assoc = job->assoc_ptr; assoc;
 	     assoc = assoc->usage->parent_assoc_ptr)
 		assoc_give_back(assoc, NULL, tres_secs, job->job_id);

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/kept_file.h"
 #include "src/usage_state.h"
+#include "src/utc_time.h"
 #include "src/window_store.h"
 #include "src/windows.h"
 
@@ -62,7 +62,7 @@ static struct carried *read_usage(size_t *n, uint32_t *root_id)
 	assoc_mgr_lock_t read = { .assoc = READ_LOCK };
 	struct carried *c = NULL;
 	slurmdb_assoc_rec_t *a;
-	ListIterator itr;
+	list_itr_t *itr;
 	size_t k = 0;
 
 	*n = 0;
@@ -188,7 +188,7 @@ int usage_windows_start(const struct priority_conf *c, time_t now,
 			/* clang-format off */
 			log_flag(PRIO, "%s: usage windows of %zu associations, saved at %s",
 				 plugin_type, w.n,
-				 ts_kept_utc(saved, when, sizeof(when)));
+				 ts_utc_time(saved, when, sizeof(when)));
 			/* clang-format on */
 			rc = adopt(&w, c, now);
 		} else {
@@ -252,10 +252,10 @@ int usage_windows_image(time_t now, unsigned char **buf, size_t *len,
 			memcpy(*buf, kept, kept_len);
 			*len = kept_len;
 		} else {
-			rc = ts_error_set(&err, TS_ENOMEM, -1,
-					  "cannot copy %zu bytes of saved "
-					  "windows",
-					  kept_len);
+			rc = ts_error_set(
+				&err, TS_ENOMEM, -1,
+				"cannot copy %zu bytes of saved windows",
+				kept_len);
 		}
 	}
 	slurm_mutex_unlock(&windows_mutex);
@@ -416,13 +416,14 @@ void usage_windows_roll(time_t now)
 	slurm_mutex_lock(&windows_mutex);
 	rolled = active ? ts_windows_roll(&windows, (int64_t)now) : 0;
 	slurm_mutex_unlock(&windows_mutex);
+	/* clang-format off */
 	if (rolled > 1)
-		info("%s: usage windows: %" PRId64
-		     " windows rolled at once (%" PRId64 " of them empty)",
+		info("%s: usage windows: %" PRId64 " windows rolled at once (%" PRId64 " of them empty)",
 		     plugin_type, rolled, rolled - 1);
 	else if (rolled == 1)
 		log_flag(PRIO, "%s: usage windows rolled at %ld", plugin_type,
 			 (long)now);
+	/* clang-format on */
 }
 
 bool usage_windows_fill_tree(struct ts_tree *t,

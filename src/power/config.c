@@ -79,7 +79,7 @@ static const struct key keys[] = {
 	{ "bmc", TS_POWER_KEY_BMC, T_INT, 0, 0, 0 },
 };
 
-static const struct key *find_key(const char *name)
+static const struct key *find_power_key(const char *name)
 {
 	size_t i;
 
@@ -91,7 +91,7 @@ static const struct key *find_key(const char *name)
 
 enum ts_power_key_kind ts_power_config_key_kind(const char *key)
 {
-	const struct key *k = find_key(key);
+	const struct key *k = find_power_key(key);
 
 	return k ? k->kind : TS_POWER_KEY_UNKNOWN;
 }
@@ -102,11 +102,10 @@ static int set_path(char **dst, const char *key, const char *v,
 	char *copy;
 
 	if (v[0] != '/')
-		return ts_error_set(err, TS_EINVAL, -1,
-				    "key \"%s\": \"%s\" is not an absolute "
-				    "path (slurmctld runs node_power without "
-				    "PATH)",
-				    key, v);
+		return ts_error_set(
+			err, TS_EINVAL, -1,
+			"key \"%s\": \"%s\" is not an absolute path (slurmctld runs node_power without PATH)",
+			key, v);
 	copy = strdup(v);
 	if (!copy)
 		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
@@ -190,11 +189,10 @@ static int parse_bool(const char *key, const char *text, int quoted, int *out,
 		 (quoted || !strcmp(text, "false")))
 		*out = 0;
 	else
-		return ts_error_set(err, TS_EINVAL, -1,
-				    "key \"%s\": %s%s%s is not a boolean "
-				    "(true, false, \"True\" or \"False\")",
-				    key, quoted ? "\"" : "", text,
-				    quoted ? "\"" : "");
+		return ts_error_set(
+			err, TS_EINVAL, -1,
+			"key \"%s\": %s%s%s is not a boolean (true, false, \"True\" or \"False\")",
+			key, quoted ? "\"" : "", text, quoted ? "\"" : "");
 	return TS_OK;
 }
 
@@ -259,7 +257,7 @@ static int parse_choice(const char *key, const char *text, int quoted,
 int ts_power_config_set(struct ts_power_config *c, const char *key,
 			const char *text, int quoted, struct ts_error *err)
 {
-	const struct key *k = find_key(key);
+	const struct key *k = find_power_key(key);
 	char *field;
 	int rc, second;
 
@@ -271,10 +269,10 @@ int ts_power_config_set(struct ts_power_config *c, const char *key,
 		size_t i;
 
 		if (!quoted)
-			return ts_error_set(err, TS_EINVAL, -1,
-					    "key \"%s\": %s is not a host list "
-					    "string",
-					    key, text);
+			return ts_error_set(
+				err, TS_EINVAL, -1,
+				"key \"%s\": %s is not a host list string", key,
+				text);
 		rc = ts_hostlist_expand(&hl, text, err);
 		for (i = 0; rc == TS_OK && i < hl.n; i++)
 			rc = ts_hostlist_add(&c->poweroff_eligible, hl.name[i],
@@ -324,21 +322,21 @@ int ts_power_config_set_levels(struct ts_power_config *c, const long *v,
 	size_t i;
 
 	if (n < 1 || n > TS_POWER_MAX_LEVELS)
-		return ts_error_set(err, TS_ERANGE, -1,
-				    "key \"sleep_state_levels\": %zu levels, "
-				    "need 1..%d",
-				    n, TS_POWER_MAX_LEVELS);
+		return ts_error_set(
+			err, TS_ERANGE, -1,
+			"key \"sleep_state_levels\": %zu levels, need 1..%d", n,
+			TS_POWER_MAX_LEVELS);
 	for (i = 0; i < n; i++) {
 		if (v[i] < 1 || v[i] > 99)
-			return ts_error_set(err, TS_ERANGE, (long)i + 1,
-					    "key \"sleep_state_levels\": level "
-					    "%ld is out of range 1..99",
-					    v[i]);
+			return ts_error_set(
+				err, TS_ERANGE, (long)i + 1,
+				"key \"sleep_state_levels\": level %ld is out of range 1..99",
+				v[i]);
 		if (i && v[i] <= v[i - 1])
-			return ts_error_set(err, TS_EINVAL, (long)i + 1,
-					    "key \"sleep_state_levels\": %ld "
-					    "after %ld, levels must ascend",
-					    v[i], v[i - 1]);
+			return ts_error_set(
+				err, TS_EINVAL, (long)i + 1,
+				"key \"sleep_state_levels\": %ld after %ld, levels must ascend",
+				v[i], v[i - 1]);
 	}
 	memcpy(c->sleep_state_levels, v, n * sizeof(*v));
 	c->n_levels = n;
@@ -370,10 +368,10 @@ int ts_power_config_add_nid(struct ts_power_config *c, const char *expr,
 	if (rc != TS_OK)
 		goto out;
 	if (first < 0 || first > TS_NID_MAX - (long)hl.n) {
-		rc = ts_error_set(err, TS_ERANGE, -1,
-				  "key \"nid_map\": \"%s\": nid %ld is out of "
-				  "range 0..%ld",
-				  expr, first, TS_NID_MAX);
+		rc = ts_error_set(
+			err, TS_ERANGE, -1,
+			"key \"nid_map\": \"%s\": nid %ld is out of range 0..%ld",
+			expr, first, TS_NID_MAX);
 		goto out;
 	}
 	v = realloc(c->nid, (c->n_nid + hl.n) * sizeof(*v));
@@ -387,18 +385,17 @@ int ts_power_config_add_nid(struct ts_power_config *c, const char *expr,
 
 		for (j = 0; j < c->n_nid; j++) {
 			if (!strcmp(c->nid[j].node, hl.name[i])) {
-				rc = ts_error_set(err, TS_EINVAL, -1,
-						  "key \"nid_map\": node %s is "
-						  "mapped twice",
-						  hl.name[i]);
+				rc = ts_error_set(
+					err, TS_EINVAL, -1,
+					"key \"nid_map\": node %s is mapped twice",
+					hl.name[i]);
 				goto out;
 			}
 			if (c->nid[j].nid == nid) {
-				rc = ts_error_set(err, TS_EINVAL, -1,
-						  "key \"nid_map\": nid %ld is "
-						  "given to %s and %s",
-						  nid, c->nid[j].node,
-						  hl.name[i]);
+				rc = ts_error_set(
+					err, TS_EINVAL, -1,
+					"key \"nid_map\": nid %ld is given to %s and %s",
+					nid, c->nid[j].node, hl.name[i]);
 				goto out;
 			}
 		}
@@ -452,24 +449,24 @@ int ts_power_config_add_bmc(struct ts_power_config *c, const char *expr,
 	if (rc != TS_OK)
 		goto out;
 	if (!address || !*address || !user || !password_file) {
-		rc = ts_error_set(err, TS_EINVAL, -1,
-				  "key \"bmc\": \"%s\": needs \"address\", "
-				  "\"user\" and \"password_file\"",
-				  expr);
+		rc = ts_error_set(
+			err, TS_EINVAL, -1,
+			"key \"bmc\": \"%s\": needs \"address\", \"user\" and \"password_file\"",
+			expr);
 		goto out;
 	}
 	if (password_file[0] != '/') {
-		rc = ts_error_set(err, TS_EINVAL, -1,
-				  "key \"bmc\": \"%s\": password_file \"%s\" "
-				  "is not an absolute path",
-				  expr, password_file);
+		rc = ts_error_set(
+			err, TS_EINVAL, -1,
+			"key \"bmc\": \"%s\": password_file \"%s\" is not an absolute path",
+			expr, password_file);
 		goto out;
 	}
 	if (port < 0 || port > 65535) {
-		rc = ts_error_set(err, TS_ERANGE, -1,
-				  "key \"bmc\": \"%s\": port %ld is out of "
-				  "range 1..65535",
-				  expr, port);
+		rc = ts_error_set(
+			err, TS_ERANGE, -1,
+			"key \"bmc\": \"%s\": port %ld is out of range 1..65535",
+			expr, port);
 		goto out;
 	}
 	v = realloc(c->bmc, (c->n_bmc + hl.n) * sizeof(*v));
@@ -482,10 +479,10 @@ int ts_power_config_add_bmc(struct ts_power_config *c, const char *expr,
 		struct ts_power_bmc *b = &c->bmc[c->n_bmc];
 
 		if (ts_power_config_bmc(c, hl.name[i])) {
-			rc = ts_error_set(err, TS_EINVAL, -1,
-					  "key \"bmc\": node %s has two BMC "
-					  "entries",
-					  hl.name[i]);
+			rc = ts_error_set(
+				err, TS_EINVAL, -1,
+				"key \"bmc\": node %s has two BMC entries",
+				hl.name[i]);
 			goto out;
 		}
 		b->node = strdup(hl.name[i]);
@@ -508,11 +505,10 @@ int ts_power_config_check_secret_mode(const char *node, const char *path,
 				      unsigned mode, struct ts_error *err)
 {
 	if (mode & 044)
-		return ts_error_set(err, TS_EINVAL, -1,
-				    "bmc %s: password_file %s has mode %04o: "
-				    "readable by group or others (chmod 600 "
-				    "%s)",
-				    node, path, mode & 07777, path);
+		return ts_error_set(
+			err, TS_EINVAL, -1,
+			"bmc %s: password_file %s has mode %04o: readable by group or others (chmod 600 %s)",
+			node, path, mode & 07777, path);
 	return TS_OK;
 }
 
@@ -527,16 +523,16 @@ int ts_power_config_check_owner(const char *what, const char *path,
 
 	what = what ? what : "";
 	if (uid != 0 && uid != trust->slurm_uid)
-		return ts_error_set(err, TS_EINVAL, -1,
-				    "%s%s%s%s is owned by %s (uid %u), not by "
-				    "root or SlurmUser %s (uid %u)",
-				    what, sep, kind, path, owner_name, uid,
-				    trust->slurm_user, trust->slurm_uid);
+		return ts_error_set(
+			err, TS_EINVAL, -1,
+			"%s%s%s%s is owned by %s (uid %u), not by root or SlurmUser %s (uid %u)",
+			what, sep, kind, path, owner_name, uid,
+			trust->slurm_user, trust->slurm_uid);
 	if ((mode & 022) && !(is_dir && uid == 0 && (mode & 01000)))
-		return ts_error_set(err, TS_EINVAL, -1,
-				    "%s%s%s%s has mode %04o: writable by group "
-				    "or others (chmod go-w %s)",
-				    what, sep, kind, path, mode & 07777, path);
+		return ts_error_set(
+			err, TS_EINVAL, -1,
+			"%s%s%s%s has mode %04o: writable by group or others (chmod go-w %s)",
+			what, sep, kind, path, mode & 07777, path);
 	return TS_OK;
 }
 

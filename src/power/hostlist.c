@@ -108,7 +108,8 @@ static int col(const struct expand *x, const char *p)
 }
 
 /* The whole name in buf[0..len) is done: add it. */
-static int add_name(struct expand *x, const char *end, char *buf, size_t len)
+static int add_expanded_name(struct expand *x, const char *end, char *buf,
+			     size_t len)
 {
 	buf[len] = '\0';
 	if (++x->added > TS_HOSTLIST_MAX)
@@ -128,29 +129,28 @@ static int read_range(struct expand *x, const char **p, unsigned long long *lo,
 	int whi;
 
 	if (read_number(p, lo, width))
-		return ts_error_set(x->err, TS_ESYNTAX, col(x, *p),
-				    "column %d: expected a number (at most %d "
-				    "digits) in brackets",
-				    col(x, *p), MAX_DIGITS);
+		return ts_error_set(
+			x->err, TS_ESYNTAX, col(x, *p),
+			"column %d: expected a number (at most %d digits) in brackets",
+			col(x, *p), MAX_DIGITS);
 	*hi = *lo;
 	if (**p == '-') {
 		(*p)++;
 		if (read_number(p, hi, &whi))
-			return ts_error_set(x->err, TS_ESYNTAX, col(x, *p),
-					    "column %d: expected a number "
-					    "after '-'",
-					    col(x, *p));
+			return ts_error_set(
+				x->err, TS_ESYNTAX, col(x, *p),
+				"column %d: expected a number after '-'",
+				col(x, *p));
 		if (*hi < *lo)
-			return ts_error_set(x->err, TS_ERANGE, col(x, *p),
-					    "column %d: range %llu-%llu runs "
-					    "backwards",
-					    col(x, *p), *lo, *hi);
+			return ts_error_set(
+				x->err, TS_ERANGE, col(x, *p),
+				"column %d: range %llu-%llu runs backwards",
+				col(x, *p), *lo, *hi);
 		if (*hi - *lo >= TS_HOSTLIST_MAX)
-			return ts_error_set(x->err, TS_ERANGE, col(x, *p),
-					    "column %d: range %llu-%llu has "
-					    "more than %d names",
-					    col(x, *p), *lo, *hi,
-					    TS_HOSTLIST_MAX);
+			return ts_error_set(
+				x->err, TS_ERANGE, col(x, *p),
+				"column %d: range %llu-%llu has more than %d names",
+				col(x, *p), *lo, *hi, TS_HOSTLIST_MAX);
 	}
 	if (**p != ',' && **p != ']')
 		return ts_error_set(x->err, TS_ESYNTAX, col(x, *p),
@@ -181,7 +181,7 @@ static int expand_item(struct expand *x, const char *p, const char *end,
 		buf[len++] = *p++;
 	}
 	if (p == end)
-		return add_name(x, end, buf, len);
+		return add_expanded_name(x, end, buf, len);
 
 	/* p at '[': find the group's end, then walk its ranges. */
 	open = p;
@@ -203,11 +203,10 @@ static int expand_item(struct expand *x, const char *p, const char *end,
 					 width, v);
 
 			if (n < 0 || (size_t)n >= MAX_NAME - len)
-				return ts_error_set(x->err, TS_ERANGE,
-						    col(x, open),
-						    "column %d: host name "
-						    "longer than %d",
-						    col(x, open), MAX_NAME - 1);
+				return ts_error_set(
+					x->err, TS_ERANGE, col(x, open),
+					"column %d: host name longer than %d",
+					col(x, open), MAX_NAME - 1);
 			rc = expand_item(x, close + 1, end, buf, len + n);
 			if (rc != TS_OK)
 				return rc;
@@ -244,10 +243,10 @@ int ts_hostlist_expand(struct ts_hostlist *hl, const char *expr,
 			else if (*q == ']' && depth)
 				depth--;
 			if (depth && isspace((unsigned char)*q))
-				return ts_error_set(err, TS_ESYNTAX, col(&x, q),
-						    "column %d: blank inside "
-						    "brackets",
-						    col(&x, q));
+				return ts_error_set(
+					err, TS_ESYNTAX, col(&x, q),
+					"column %d: blank inside brackets",
+					col(&x, q));
 		}
 		rc = expand_item(&x, start, q, buf, 0);
 		if (rc != TS_OK)
@@ -344,7 +343,7 @@ struct out {
 	int failed;
 };
 
-static void put(struct out *o, const char *s, size_t n)
+static void append_grown(struct out *o, const char *s, size_t n)
 {
 	if (o->failed)
 		return;
@@ -369,7 +368,7 @@ static void put(struct out *o, const char *s, size_t n)
 
 static void put_num(struct out *o, const struct split *s)
 {
-	put(o, s->name + s->prefix_len, (size_t)s->width);
+	append_grown(o, s->name + s->prefix_len, (size_t)s->width);
 }
 
 static int same_group(const struct split *a, const struct split *b)
@@ -397,41 +396,41 @@ char *ts_hostlist_ranged(const struct ts_hostlist *hl, struct ts_error *err)
 		if (!n || strcmp(v[n - 1].name, v[i].name))
 			v[n++] = v[i];
 
-	put(&o, "", 0);
+	append_grown(&o, "", 0);
 	for (i = 0; i < n;) {
 		size_t j = i + 1, k;
 		int bracket;
 
 		if (o.len)
-			put(&o, ",", 1);
+			append_grown(&o, ",", 1);
 		while (j < n && same_group(&v[i], &v[j]))
 			j++;
-		put(&o, v[i].name, v[i].prefix_len);
+		append_grown(&o, v[i].name, v[i].prefix_len);
 		bracket = j - i > 1;
 		if (!v[i].has_num) {
-			put(&o, v[i].name + v[i].prefix_len,
-			    strlen(v[i].name + v[i].prefix_len));
+			append_grown(&o, v[i].name + v[i].prefix_len,
+				     strlen(v[i].name + v[i].prefix_len));
 			i = j;
 			continue;
 		}
 		if (bracket)
-			put(&o, "[", 1);
+			append_grown(&o, "[", 1);
 		for (k = i; k < j;) {
 			size_t r = k;
 
 			while (r + 1 < j && v[r + 1].num == v[r].num + 1)
 				r++;
 			if (k > i)
-				put(&o, ",", 1);
+				append_grown(&o, ",", 1);
 			put_num(&o, &v[k]);
 			if (r > k) {
-				put(&o, "-", 1);
+				append_grown(&o, "-", 1);
 				put_num(&o, &v[r]);
 			}
 			k = r + 1;
 		}
 		if (bracket)
-			put(&o, "]", 1);
+			append_grown(&o, "]", 1);
 		i = j;
 	}
 	free(v);

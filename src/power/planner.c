@@ -133,8 +133,7 @@ size_t ts_power_planner_repair(struct ts_power_state *st,
 		if (alive && !stale)
 			continue;
 		ts_log(lg, TS_LOG_ERROR,
-		       "%s;repaired: %s was left in %s by %s %ld since %lld; "
-		       "claim released%s",
+		       "%s;repaired: %s was left in %s by %s %ld since %lld; claim released%s",
 		       ts_power_planner_op_event(nd->op), nd->name,
 		       ts_power_state_op_name(nd->op),
 		       alive ? "stale claim of pid" : "dead pid", nd->owner,

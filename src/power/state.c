@@ -98,7 +98,7 @@ size_t ts_power_state_claims(const struct ts_power_state *st)
 	return n;
 }
 
-static int lookup(const char *const *names, int count, const char *v)
+static int index_of_name(const char *const *names, int count, const char *v)
 {
 	int i;
 
@@ -130,12 +130,12 @@ static int parse_field(struct ts_power_node *nd, char *kv)
 		return -1;
 	*v++ = '\0';
 	if (!strcmp(kv, "power")) {
-		e = lookup(level_names, 3, v);
+		e = index_of_name(level_names, 3, v);
 		nd->power = (enum ts_power_level)e;
 		return e < 0 ? -1 : 0;
 	}
 	if (!strcmp(kv, "op") || !strcmp(kv, "want")) {
-		e = lookup(op_names, 5, v);
+		e = index_of_name(op_names, 5, v);
 		if (kv[0] == 'o')
 			nd->op = (enum ts_power_op)e;
 		else
@@ -163,8 +163,13 @@ static int parse_field(struct ts_power_node *nd, char *kv)
 	return 0;
 }
 
-static int parse_line(struct ts_power_state *st, char *line, long lineno,
-		      struct ts_error *err)
+/*
+ * One line of the state file: line 1 the header (format version and
+ * next_ticket), every other line a node and its key=value fields.
+ * RET TS_OK, TS_ECORRUPT naming the line, or TS_ENOMEM.
+ */
+static int parse_state_line(struct ts_power_state *st, char *line, long lineno,
+			    struct ts_error *err)
 {
 	char *save = NULL, *tok = strtok_r(line, " \t", &save);
 	struct ts_power_node *nd;
@@ -176,15 +181,15 @@ static int parse_line(struct ts_power_state *st, char *line, long lineno,
 		unsigned long long u;
 
 		if (strcmp(tok, "node_power-state"))
-			return ts_error_set(err, TS_ECORRUPT, lineno,
-					    "line 1: not a node_power state "
-					    "file");
+			return ts_error_set(
+				err, TS_ECORRUPT, lineno,
+				"line 1: not a node_power state file");
 		tok = strtok_r(NULL, " \t", &save);
 		if (!tok || strcmp(tok, "1"))
-			return ts_error_set(err, TS_ECORRUPT, lineno,
-					    "line 1: state format version %s, "
-					    "this node_power reads 1",
-					    tok ? tok : "(none)");
+			return ts_error_set(
+				err, TS_ECORRUPT, lineno,
+				"line 1: state format version %s, this node_power reads 1",
+				tok ? tok : "(none)");
 		tok = strtok_r(NULL, " \t", &save);
 		if (!tok || strncmp(tok, "next_ticket=", 12) ||
 		    parse_ulong(tok + 12, &u))
@@ -229,15 +234,15 @@ int ts_power_state_parse(struct ts_power_state *st, const char *buf, size_t len,
 		rc = ts_error_set(err, TS_ECORRUPT, -1,
 				  "state file contains a NUL byte");
 	if (len && rc == TS_OK && text[len - 1] != '\n')
-		rc = ts_error_set(err, TS_ECORRUPT, -1,
-				  "state file does not end in a newline "
-				  "(truncated?)");
+		rc = ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"state file does not end in a newline (truncated?)");
 	/* Split by hand: strtok_r would skip empty lines and their numbers. */
 	for (line = text; rc == TS_OK && line && *line; line = save) {
 		save = strchr(line, '\n');
 		if (save)
 			*save++ = '\0';
-		rc = parse_line(st, line, ++lineno, err);
+		rc = parse_state_line(st, line, ++lineno, err);
 	}
 	if (rc == TS_OK && len && lineno == 0)
 		rc = ts_error_set(err, TS_ECORRUPT, 1, "line 1: missing");
@@ -268,9 +273,7 @@ char *ts_power_state_format(const struct ts_power_state *st,
 		p = s + len;
 		len += (size_t)snprintf(
 			p, cap - len,
-			"%s power=%s sleep=%ld op=%s owner=%ld since=%lld "
-			"changed=%lld used=%lld off_at=%lld want=%s "
-			"ticket=%lu\n",
+			"%s power=%s sleep=%ld op=%s owner=%ld since=%lld changed=%lld used=%lld off_at=%lld want=%s ticket=%lu\n",
 			nd->name, ts_power_state_level_name(nd->power),
 			nd->sleep, ts_power_state_op_name(nd->op), nd->owner,
 			(long long)nd->since, (long long)nd->changed,

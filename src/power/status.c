@@ -30,9 +30,9 @@ int ts_power_status_line(const struct ts_power_node *nd, char *buf, size_t len)
 	} else {
 		snprintf(op, sizeof(op), "none");
 	}
-	return snprintf(buf, len,
-			"%s power=%s sleep=%ld op=%s "
-			"last_state_change_time=%s last_used_time=%s",
-			nd->name, ts_power_state_level_name(nd->power),
-			nd->sleep, op, changed, used);
+	return snprintf(
+		buf, len,
+		"%s power=%s sleep=%ld op=%s last_state_change_time=%s last_used_time=%s",
+		nd->name, ts_power_state_level_name(nd->power), nd->sleep, op,
+		changed, used);
 }

@@ -50,8 +50,7 @@ static int lock_state(struct run *r)
 
 	if (rc == TS_ECORRUPT) {
 		ts_log(r->lg, TS_LOG_ERROR,
-		       "node_power;state file %s is corrupt (%s); moved to "
-		       "%s.corrupt, starting from an empty state",
+		       "node_power;state file %s is corrupt (%s); moved to %s.corrupt, starting from an empty state",
 		       r->rq->state_path, e.msg, r->rq->state_path);
 		ts_error_clear(&e);
 		rc = ts_power_state_file_quarantine(&r->store, &e);
@@ -77,7 +76,7 @@ static int save_unlock(struct run *r)
 }
 
 /* Node i's record; added if the state was lost meanwhile. */
-static struct ts_power_node *node_of(struct run *r, size_t i)
+static struct ts_power_node *node_record(struct run *r, size_t i)
 {
 	long k = ts_power_state_get(&r->st, r->rq->nodes[i], r->err);
 
@@ -127,7 +126,7 @@ static int take_tickets(struct run *r)
 
 		if (r->verdict[i] != TS_POWER_PENDING)
 			continue;
-		nd = node_of(r, i);
+		nd = node_record(r, i);
 		if (!nd) {
 			ts_power_state_file_unlock(&r->store);
 			return r->err ? r->err->code : TS_ENOMEM;
@@ -147,7 +146,7 @@ static int take_tickets(struct run *r)
 static int try_claim(struct run *r, size_t i, size_t *in_flight, time_t *wake)
 {
 	const struct ts_power_request *rq = r->rq;
-	struct ts_power_node *nd = node_of(r, i);
+	struct ts_power_node *nd = node_record(r, i);
 	time_t d;
 
 	if (!nd)
@@ -180,11 +179,7 @@ static int try_claim(struct run *r, size_t i, size_t *in_flight, time_t *wake)
 		if (d > r->now && d > rq->deadline) {
 			r->verdict[i] = TS_POWER_DELAYED;
 			ts_log(r->lg, TS_LOG_ERROR,
-			       "%s;%s: powered off at %lld, "
-			       "min_node_down_delay "
-			       "%ld s ends in %lld s, after the wait limit: "
-			       "not "
-			       "powering on",
+			       "%s;%s: powered off at %lld, min_node_down_delay %ld s ends in %lld s, after the wait limit: not powering on",
 			       r->event, rq->nodes[i], (long long)nd->off_at,
 			       r->cfg->min_node_down_delay,
 			       (long long)(d - r->now));
@@ -193,8 +188,7 @@ static int try_claim(struct run *r, size_t i, size_t *in_flight, time_t *wake)
 		if (d > r->now) {
 			if (!r->said_wait[i])
 				ts_log(r->lg, TS_LOG_INFO,
-				       "%s;%s: waiting %lld s for "
-				       "min_node_down_delay (%ld s)",
+				       "%s;%s: waiting %lld s for min_node_down_delay (%ld s)",
 				       r->event, rq->nodes[i],
 				       (long long)(d - r->now),
 				       r->cfg->min_node_down_delay);
@@ -207,8 +201,7 @@ static int try_claim(struct run *r, size_t i, size_t *in_flight, time_t *wake)
 	if (*in_flight >= (size_t)r->cfg->max_concurrent_nodes) {
 		if (!r->said_wait[i])
 			ts_log(r->lg, TS_LOG_INFO,
-			       "%s;%s: waiting, max_concurrent_nodes (%ld) "
-			       "nodes are in transition",
+			       "%s;%s: waiting, max_concurrent_nodes (%ld) nodes are in transition",
 			       r->event, rq->nodes[i],
 			       r->cfg->max_concurrent_nodes);
 		r->said_wait[i] = 1;
@@ -233,7 +226,7 @@ static int finish_batch(struct run *r, const size_t *batch, size_t m,
 		return rc;
 	for (j = 0; j < m; j++) {
 		size_t i = batch[j];
-		struct ts_power_node *nd = node_of(r, i);
+		struct ts_power_node *nd = node_record(r, i);
 
 		if (!nd)
 			break;
@@ -317,7 +310,7 @@ static int record_step(struct run *r, const size_t *batch, size_t m,
 
 		if (!stepped[j])
 			continue;
-		nd = node_of(r, batch[j]);
+		nd = node_record(r, batch[j]);
 		if (!nd)
 			break;
 		nd->sleep = limit;
@@ -326,6 +319,12 @@ static int record_step(struct run *r, const size_t *batch, size_t m,
 	return save_unlock(r);
 }
 
+/*
+ * Ramp a batch of m nodes in lockstep, one sleep-state level per step,
+ * recording each step, until no node has a next level.  OUT ok[j] 0 for
+ * a node whose step failed (it stops there).  RET TS_OK, TS_ENOMEM or
+ * the state store's error.
+ */
 static int run_ramp(struct run *r, const size_t *batch, size_t m,
 		    const char **names, int *ok)
 {
@@ -465,9 +464,7 @@ static int work(struct run *r)
 					continue;
 				r->verdict[i] = TS_POWER_NO_SLOT;
 				ts_log(r->lg, TS_LOG_ERROR,
-				       "%s;%s: gave up at the wait limit, "
-				       "max_concurrent_nodes (%ld) nodes still "
-				       "in transition",
+				       "%s;%s: gave up at the wait limit, max_concurrent_nodes (%ld) nodes still in transition",
 				       r->event, rq->nodes[i],
 				       r->cfg->max_concurrent_nodes);
 			}

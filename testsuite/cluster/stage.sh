@@ -9,7 +9,9 @@
 # build/lib/slurm/priority_treeshare.so exists.  The runs' TAP goes to
 # TAP_FILE numbered as one stream, each run's output is printed as a
 # block.  A watchdog stops a run that exceeds TS_CLUSTER_STAGE_TIMEOUT
-# seconds (default 660); its trap still takes its cluster down.
+# seconds (default 660); its trap still takes its cluster down.  Then,
+# when treeshare is built, release-load.sh (the plugin in the installed
+# release's slurmctld, without slurmdbd) adds its lines.
 set -u -o pipefail
 
 TAP_FILE=${1:?usage: stage.sh TAP_FILE}
@@ -86,6 +88,20 @@ for p in "${plugins[@]}"; do
 		rc=1
 	fi
 done
+
+# Issue 12's release check (release-load.sh, ~10 s, no slurmdbd): the
+# built plugin in the installed release's own slurmctld, sprio twice,
+# scontrol reconfigure, sprio again.
+if [ -f "$TOP/build/lib/slurm/priority_treeshare.so" ]; then
+	"$HERE/release-load.sh" "$OUT/cluster-release-load.tap" \
+		>"$OUT/cluster-release-load.log" 2>&1 || rc=1
+	printf '\n---- release load (log %s) ----\n' "$OUT/cluster-release-load.log"
+	cat "$OUT/cluster-release-load.log"
+	awk -v base="$n_tap" '
+	/^(not )?ok [0-9]+ / { sub(/ok [0-9]+ /, "ok " (++k + base) " ") }
+	{ print }' "$OUT/cluster-release-load.tap" >>"$TAP_FILE"
+	n_tap=$(grep -cE '^(not )?ok ' "$TAP_FILE")
+fi
 echo "1..$n_tap" >>"$TAP_FILE"
 printf '\ncluster stage: %d tests, %d failed, %ds\n' "$n_tap" \
 	"$(grep -c '^not ok ' "$TAP_FILE")" $(($(date +%s) - t0))

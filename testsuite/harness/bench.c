@@ -19,13 +19,13 @@
 #include <unistd.h>
 
 #include "src/common/read_config.h"
-#include "src/common/slurm_priority.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
 #include "bench.h"
+#include "release.h"
 #include "cycle_gate.h"
 #include "fake_clock.h"
 #include "fixture.h"
@@ -286,7 +286,7 @@ static double set_pass_ms(void)
 	slurmctld_lock_t job_write = { .job = WRITE_LOCK, .part = READ_LOCK };
 	long long t0 = th_clock_mono_ns();
 	job_record_t *j;
-	ListIterator it;
+	list_itr_t *it;
 
 	lock_slurmctld(job_write);
 	it = list_iterator_create(job_list);
@@ -312,7 +312,7 @@ static void measure(const char *plugin, const struct bench_opts *o,
 	}
 	th_setup_set_plugin(plugin);
 	th_gate_arm();
-	if (priority_g_init() != SLURM_SUCCESS) {
+	if (th_release_start() != SLURM_SUCCESS) {
 		snprintf(res->why, sizeof(res->why), "cannot load %s from %s",
 			 plugin, o->plugin_dir);
 		return;

@@ -110,9 +110,65 @@ if [ ! -x "$bin" ]; then
 	not_ok "ts-harness is built" "$bin missing"
 	exit 1
 fi
+# The Slurm release ts-harness and the plugins are built for: "22.05"
+# or "24.11" (check_extensions.sh expects what that release does).
+series=$("$bin" version | cut -d. -f1-2)
+echo "# Slurm $("$bin" version)" | tee -a "$tap"
+
+# --- the build refuses a release it does not know -----------------------
+# The configured tree with its version changed to 23.02.1: compiling the
+# compatibility header must fail, naming that release and the supported.
+src=${SLURM_SRC:-$build/slurm-src}
+fake=$work/slurm-23.02.1
+mkdir -p "$fake/slurm"
+sed 's/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER 0x170201/' \
+	"$src/slurm/slurm_version.h" >"$fake/slurm/slurm_version.h"
+sed 's/^#define SLURM_VERSION_STRING .*/#define SLURM_VERSION_STRING "23.02.1"/' \
+	"$src/config.h" >"$fake/config.h"
+echo '#include "plugins/slurm_compat.h"' >"$fake/t.c"
+if out=$(${CC:-cc} -std=c11 -iquote . -I"$fake" -I"$src" -fsyntax-only \
+	"$fake/t.c" 2>&1); then
+	not_ok "build_refuses_slurm_23.02.1_naming_it_and_the_supported_releases" \
+		"slurm_compat.h compiled against 23.02.1"
+elif grep -q 'the Slurm tree is 23.02.1' <<<"$out" &&
+	grep -q 'supports Slurm 22.05.8 (Debian 12) and 24.11.5 (Debian 13)' <<<"$out"; then
+	ok "build_refuses_slurm_23.02.1_naming_it_and_the_supported_releases"
+else
+	not_ok "build_refuses_slurm_23.02.1_naming_it_and_the_supported_releases" "$out"
+fi
 
 # --- the harness itself -------------------------------------------------
-ls "$here"/fixtures/*.fix >"$work/fixtures.list"
+# Its slurmctld stand-ins are exactly what this release's multifactor
+# takes from slurmctld: the symbols it leaves undefined that are not
+# libslurmfull's (unversioned: libc's carry a version), and the globals it
+# defines for itself (plugin_* and libslurmfull's aside).  The harness
+# also exports the clock, pthread_join, part_list and the state-file lock
+# (docs/ts-harness.1, STUBBED SLURMCTLD SYMBOLS).
+deb=${TH_DEB_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
+syms() { nm -D "$@" 2>/dev/null | awk '$NF !~ /@/ { print $NF }' | sort -u; }
+full=$(syms --defined-only "$deb/libslurmfull.so")
+need=$( {
+	comm -23 <(syms --undefined-only "$deb/priority_multifactor.so") <(echo "$full")
+	nm -D --defined-only "$deb/priority_multifactor.so" |
+		awk '$2 ~ /^[BDG]$/ && $3 !~ /^plugin_/ { print $3 }' | sort -u |
+		comm -23 - <(echo "$full")
+} | grep -v '^_' | sort -u)
+extra="clock_gettime gettimeofday lock_state_files part_list pthread_join time unlock_state_files"
+have=$(syms --defined-only "$bin" | grep -v '^_')
+missing=$(comm -23 <(echo "$need") <(echo "$have") | tr '\n' ' ')
+unneeded=$(comm -13 <(echo "$need") <(echo "$have") |
+	grep -vxF -f <(tr ' ' '\n' <<<"$extra") | tr '\n' ' ')
+if [ -n "$need" ] && [ -z "$missing" ] && [ -z "$unneeded" ]; then
+	ok "harness_exports_exactly_what_this_release_multifactor_takes_from_slurmctld"
+else
+	not_ok "harness_exports_exactly_what_this_release_multifactor_takes_from_slurmctld" \
+		"missing: ${missing:-none}; exported but not needed: ${unneeded:-none}"
+fi
+
+# fixtures/ for every release, fixtures-RELEASE/ for what only that
+# release has (24.11: jobs of several QOS).
+ls "$here"/fixtures/*.fix "$here/fixtures-$series"/*.fix 2>/dev/null \
+	>"$work/fixtures.list"
 for fx in $(cat "$work/fixtures.list"); do
 	name=$(basename "$fx" .fix)
 	if diag=$(pair "$fx" $ref $ref); then

@@ -652,14 +652,36 @@ static int job_key(struct parser *p, int i, struct th_job *j)
 	if (!(val = split_kv(key)))
 		return fail(p, col, "expected key=value, got '%s'", key);
 	if (!strcmp(key, "qos")) {
+		char *save = NULL, *name;
+
+		free(j->qos_all);
+		j->qos_all = NULL;
+		j->n_qos_all = 0;
 		if (!strcmp(val, "none")) {
 			j->qos = -1;
 			return 0;
 		}
-		j->qos = find_qos(p->fx, val);
-		if (j->qos < 0)
-			return fail(p, col, "qos '%s' is not defined above",
-				    val);
+		/* qos=a,b: a job of several QOS (Slurm 24.11) */
+		for (name = strtok_r(val, ",", &save); name;
+		     name = strtok_r(NULL, ",", &save)) {
+			long k = find_qos(p->fx, name);
+
+			if (k < 0)
+				return fail(p, col,
+					    "qos '%s' is not defined above",
+					    name);
+			j->qos_all = grow(j->qos_all, j->n_qos_all,
+					  sizeof(*j->qos_all));
+			j->qos_all[j->n_qos_all++] = k;
+		}
+		if (!j->n_qos_all)
+			return fail(p, col, "qos= needs a name or none");
+		j->qos = j->qos_all[0];
+		if (j->n_qos_all == 1) {
+			free(j->qos_all);
+			j->qos_all = NULL;
+			j->n_qos_all = 0;
+		}
 		return 0;
 	}
 	if (!strcmp(key, "partition"))
@@ -775,6 +797,7 @@ static int parse_job(struct parser *p)
 	for (i = 3; i < p->n_tok; i++)
 		if (job_key(p, i, &j)) {
 			free(j.parts);
+			free(j.qos_all);
 			free(j.tres_req);
 			free(j.tres_alloc);
 			return -1;
@@ -1266,6 +1289,7 @@ void th_fixture_free(struct th_fixture *fx)
 	free(fx->assoc);
 	for (i = 0; i < fx->n_job; i++) {
 		free(fx->job[i].parts);
+		free(fx->job[i].qos_all);
 		free(fx->job[i].tres_req);
 		free(fx->job[i].tres_alloc);
 	}

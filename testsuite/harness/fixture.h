@@ -64,8 +64,10 @@ struct th_part {
 
 struct th_job {
 	uint32_t id;
-	long assoc;  /* index in th_fixture.assoc (a user) */
-	long qos;    /* index in th_fixture.qos or -1 */
+	long assoc;    /* index in th_fixture.assoc (a user) */
+	long qos;      /* index in th_fixture.qos or -1 */
+	long *qos_all; /* qos=a,b: every QOS of a multi-QOS job (24.11) */
+	size_t n_qos_all;
 	long *parts; /* indices in th_fixture.part */
 	size_t n_parts;
 	enum th_job_state state;

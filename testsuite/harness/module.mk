@@ -6,21 +6,26 @@ HARNESS_BIN := $(BUILD)/bin/ts-harness
 HARNESS_SRCS := $(wildcard testsuite/harness/*.c)
 HARNESS_OBJS := $(patsubst testsuite/harness/%.c,$(BUILD)/obj/harness/%.o,\
 	$(HARNESS_SRCS))
-HARNESS_CFLAGS := -isystem $(SLURM_SRC) \
+# The slurmctld symbols exported differ by release (stubs.c): the common
+# list plus the release's own, named after $(SLURM_SERIES) (the top Makefile).
+HARNESS_STUBS := testsuite/harness/stubs.list \
+	testsuite/harness/stubs-$(SLURM_SERIES).list
+HARNESS_CFLAGS := -isystem $(SLURM_SRC) -iquote . \
 	-DTH_DEB_PLUGINDIR='"$(DEB_PLUGINDIR)"'
 HARNESS_LDFLAGS := -L$(DEB_PLUGINDIR) -Wl,-rpath,$(DEB_PLUGINDIR) \
-	-Wl,--dynamic-list=testsuite/harness/stubs.list
+	$(addprefix -Wl$(comma)--dynamic-list=,$(HARNESS_STUBS))
 HARNESS_LIBS := -l:libslurmfull.so -lpthread -ldl -lm
 
 all: $(HARNESS_BIN)
 
 $(BUILD)/obj/harness/%.o: testsuite/harness/%.c \
-		$(wildcard testsuite/harness/*.h) $(wildcard src/*.h)
+		$(wildcard testsuite/harness/*.h) plugins/slurm_compat.h \
+		$(wildcard src/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(HARNESS_CFLAGS) -c -o $@ $<
 
-# libtreeshare for the state file formats (th_setup_damage()).
-$(HARNESS_BIN): $(HARNESS_OBJS) testsuite/harness/stubs.list $(LIBTS)
+# libtreeshare: release names, and the state file formats (th_setup_damage()).
+$(HARNESS_BIN): $(HARNESS_OBJS) $(HARNESS_STUBS) $(LIBTS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(HARNESS_OBJS) $(LIBTS) $(HARNESS_LDFLAGS) $(HARNESS_LIBS)
 

@@ -15,7 +15,6 @@
 
 #include "src/common/assoc_mgr.h"
 #include "src/common/pack.h"
-#include "src/common/slurm_priority.h"
 #include "src/common/slurm_protocol_api.h"
 #include "src/common/slurm_protocol_pack.h"
 #include "src/common/xmalloc.h"
@@ -23,6 +22,7 @@
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "release.h"
 #include "report.h"
 
 /* Send data through pack_msg()/unpack_msg() as msg_type; RET the copy. */
@@ -85,7 +85,7 @@ static void report_shares(FILE *out, unsigned cycle)
 	shares_response_msg_t resp = { 0 }, *got;
 	bool fair_tree = slurm_conf.priority_flags & PRIORITY_FLAGS_FAIR_TREE;
 	assoc_shares_object_t *s;
-	ListIterator it;
+	list_itr_t *it;
 
 	/* uid 0, as slurmctld passes the caller's uid; root sees all */
 	assoc_mgr_get_shares(acct_db_conn, 0, &req, &resp);
@@ -133,7 +133,7 @@ static void report_qos(FILE *out, unsigned cycle)
 {
 	assoc_mgr_lock_t locks = { .qos = READ_LOCK };
 	slurmdb_qos_rec_t *q;
-	ListIterator it;
+	list_itr_t *it;
 
 	assoc_mgr_lock(&locks);
 	it = list_iterator_create(assoc_mgr_qos_list);
@@ -145,6 +145,7 @@ static void report_qos(FILE *out, unsigned cycle)
 		fputc('|', out);
 		print_u64s(out, q->usage->grp_used_tres_run_secs, g_tres_count);
 		fputc('\n', out);
+		th_release_report_qos(out, cycle, q);
 	}
 	list_iterator_destroy(it);
 	assoc_mgr_unlock(&locks);
@@ -155,28 +156,29 @@ static int cmp_factors(void *x, void *y)
 	const priority_factors_object_t *a = *(priority_factors_object_t **)x;
 	const priority_factors_object_t *b = *(priority_factors_object_t **)y;
 
+	const char *qa, *qb;
+	int diff;
+
 	if (a->job_id != b->job_id)
 		return a->job_id < b->job_id ? -1 : 1;
-	return xstrcmp(a->partition, b->partition);
-}
-
-/* slurm_destroy_priority_factors_object() leaves the partition name */
-static int free_partition(void *x, void *arg)
-{
-	(void)arg;
-	xfree(((priority_factors_object_t *)x)->partition);
-	return 0;
+	if ((diff = xstrcmp(a->partition, b->partition)))
+		return diff;
+	/* 24.11: a row per QOS of a job of several */
+	(void)th_release_row((priority_factors_object_t *)a, &qa);
+	(void)th_release_row((priority_factors_object_t *)b, &qb);
+	return xstrcmp(qa, qb);
 }
 
 static void report_factors(FILE *out, unsigned cycle)
 {
-	priority_factors_request_msg_t req = { 0 };
 	priority_factors_response_msg_t resp = { 0 }, *got;
-	priority_factors_object_t *f;
-	ListIterator it;
+	static const ts_job_factors_t none; /* a direct_prio row's */
+	priority_factors_object_t *row;
+	const ts_job_factors_t *f;
+	const char *qos;
+	list_itr_t *it;
 
-	resp.priority_factors_list =
-		priority_g_get_priority_factors_list(&req, 0);
+	resp.priority_factors_list = th_release_factors(0);
 	got = round_trip(RESPONSE_PRIORITY_FACTORS, &resp);
 	FREE_NULL_LIST(resp.priority_factors_list);
 	if (!got->priority_factors_list) {
@@ -185,23 +187,29 @@ static void report_factors(FILE *out, unsigned cycle)
 	}
 	list_sort(got->priority_factors_list, cmp_factors);
 	it = list_iterator_create(got->priority_factors_list);
-	while ((f = list_next(it))) {
+	while ((row = list_next(it))) {
+		if (!(f = th_release_row(row, &qos)))
+			f = &none;
 		fprintf(out,
 			"prio|%u|%u|%s|%u|%.17g|%.17g|%.17g|%.17g|%.17g|"
 			"%.17g|%" PRId64 "|%" PRId64 "|%.17g|",
-			cycle, f->job_id, f->partition ? f->partition : "",
-			f->user_id, f->priority_age, f->priority_assoc,
-			f->priority_fs, f->priority_js, f->priority_part,
-			f->priority_qos,
-			(int64_t)f->priority_site - NICE_OFFSET,
-			(int64_t)f->nice - NICE_OFFSET, f->direct_prio);
+			cycle, row->job_id,
+			row->partition ? row->partition : "", row->user_id,
+			f->priority_age, f->priority_assoc, f->priority_fs,
+			f->priority_js, f->priority_part, f->priority_qos,
+			f == &none ? 0
+				   : (int64_t)f->priority_site - NICE_OFFSET,
+			f == &none ? 0 : (int64_t)f->nice - NICE_OFFSET,
+			row->direct_prio);
 		print_doubles(out, f->priority_tres, f->tres_cnt);
 		fputc('|', out);
 		print_doubles(out, f->tres_weights, f->tres_cnt);
+		if (*qos)
+			fprintf(out, "|%s", qos);
 		fputc('\n', out);
 	}
 	list_iterator_destroy(it);
-	list_for_each(got->priority_factors_list, free_partition, NULL);
+	th_release_rows_done(got->priority_factors_list);
 	slurm_free_priority_factors_response_msg(got);
 }
 
@@ -217,7 +225,7 @@ static int cmp_job_id(void *x, void *y)
 static job_record_t **sorted_jobs(int *n)
 {
 	job_record_t **jobs, *j;
-	ListIterator it;
+	list_itr_t *it;
 	int i = 0;
 
 	*n = list_count(job_list);
@@ -241,13 +249,20 @@ static void report_jobs(FILE *out, unsigned cycle)
 	jobs = sorted_jobs(&n);
 	for (i = 0; i < n; i++) {
 		job_record_t *j = jobs[i];
-		int parts = j->part_ptr_list ? list_count(j->part_ptr_list) : 0;
+		list_t *qos = ts_job_qos_list(j);
+		uint32_t *array = ts_prio_array(j);
+		/* one per partition (and from 24.11 per QOS) of a job of
+		 * several */
+		int parts =
+			j->part_ptr_list ? list_count(j->part_ptr_list) : !!qos;
 
+		if (qos)
+			parts *= list_count(qos);
 		fprintf(out, "job|%u|%u|0x%x|%u|", cycle, j->job_id,
 			j->job_state, j->priority);
 		for (k = 0; k < parts; k++)
 			fprintf(out, "%s%u", k ? "," : "",
-				j->priority_array ? j->priority_array[k] : 0);
+				array ? array[k] : 0);
 		fputc('\n', out);
 	}
 	xfree(jobs);

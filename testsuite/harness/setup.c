@@ -26,7 +26,6 @@
 #include "src/common/log.h"
 #include "src/common/pack.h"
 #include "src/common/read_config.h"
-#include "src/common/slurm_priority.h"
 #include "src/common/slurm_protocol_common.h"
 #include "src/common/slurmdbd_defs.h"
 #include "src/common/slurmdbd_pack.h"
@@ -34,10 +33,11 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "decay_record.h"
-#include "usage_state.h"
-#include "window_store.h"
+#include "src/decay_record.h"
+#include "src/usage_state.h"
+#include "src/window_store.h"
 
+#include "release.h"
 #include "setup.h"
 #include "stubs.h"
 
@@ -220,7 +220,7 @@ int th_setup_conf(struct th_setup *s, const struct th_fixture *fx)
 	}
 	accounting_enforce = slurm_conf.accounting_storage_enforce;
 	cluster_cpus = fx->cluster_cpus;
-	node_record_count = (int)fx->node_count;
+	th_release_set_nodes((int)fx->node_count);
 	return 0;
 }
 
@@ -303,9 +303,9 @@ static int write_tres(struct th_setup *s, const struct th_fixture *fx)
 	return write_buf(s->dir, "last_tres", buf);
 }
 
-static List make_qos_list(const struct th_fixture *fx)
+static list_t *make_qos_list(const struct th_fixture *fx)
 {
-	List list = list_create(slurmdb_destroy_qos_rec);
+	list_t *list = list_create(slurmdb_destroy_qos_rec);
 	size_t i;
 
 	for (i = 0; i < fx->n_qos; i++) {
@@ -357,11 +357,12 @@ static void number_tree(const struct th_fixture *fx, uint32_t *lft,
 	xfree(sibling);
 }
 
-static List make_assoc_list(const struct th_fixture *fx)
+static list_t *make_assoc_list(const struct th_fixture *fx)
 {
-	List list = list_create(slurmdb_destroy_assoc_rec);
+	list_t *list = list_create(slurmdb_destroy_assoc_rec);
 	uint32_t *lft = xcalloc(fx->n_assoc, sizeof(*lft));
 	uint32_t *rgt = xcalloc(fx->n_assoc, sizeof(*rgt));
+	slurmdb_assoc_rec_t **rec = xcalloc(fx->n_assoc, sizeof(*rec));
 	size_t i;
 
 	number_tree(fx, lft, rgt);
@@ -396,12 +397,16 @@ static List make_assoc_list(const struct th_fixture *fx)
 			a->parent_acct = xstrdup(fp->name);
 			a->parent_id = fp->id;
 		}
+		/* parents come first in a fixture */
+		th_release_assoc_path(a, fp ? rec[fa->parent] : NULL);
+		rec[i] = a;
 		list_append(list, a);
 	}
 	xfree(lft);
 	xfree(rgt);
+	xfree(rec);
 	/* slurmctld dumps the list in assoc_mgr's hierarchical order */
-	slurmdb_sort_hierarchical_assoc_list(list, true);
+	th_release_sort_assocs(list);
 	return list;
 }
 
@@ -470,7 +475,7 @@ static int load_assoc_mgr(struct th_setup *s)
 	args.cache_level = ASSOC_MGR_CACHE_ASSOC | ASSOC_MGR_CACHE_USER |
 			   ASSOC_MGR_CACHE_QOS | ASSOC_MGR_CACHE_RES |
 			   ASSOC_MGR_CACHE_TRES;
-	args.state_save_location = &slurm_conf.state_save_location;
+	th_release_assoc_args(&args);
 	assoc_mgr_fini(false);
 	if (assoc_mgr_init(NULL, &args, SLURM_ERROR) == SLURM_SUCCESS) {
 		fprintf(stderr, "ts-harness: assoc_mgr_init() found a "
@@ -478,7 +483,7 @@ static int load_assoc_mgr(struct th_setup *s)
 		return -1;
 	}
 	if (load_assoc_mgr_last_tres() != SLURM_SUCCESS ||
-	    load_assoc_mgr_state(false) != SLURM_SUCCESS ||
+	    th_release_load_assoc_state() != SLURM_SUCCESS ||
 	    load_assoc_usage() != SLURM_SUCCESS ||
 	    load_qos_usage() != SLURM_SUCCESS) {
 		fprintf(stderr,
@@ -510,7 +515,7 @@ static slurmdb_assoc_rec_t **map_assocs(const struct th_fixture *fx)
 	slurmdb_assoc_rec_t **by_id = xcalloc(n + 1, sizeof(*by_id));
 	slurmdb_assoc_rec_t **map = xcalloc(fx->n_assoc, sizeof(*map));
 	slurmdb_assoc_rec_t key, *keyp = &key, **found;
-	ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+	list_itr_t *it = list_iterator_create(assoc_mgr_assoc_list);
 	size_t k;
 
 	while ((by_id[i] = list_next(it)))
@@ -669,12 +674,7 @@ static void free_job(void *x)
 	if (j->details)
 		xfree(j->details);
 	FREE_NULL_LIST(j->part_ptr_list);
-	if (j->prio_factors) {
-		xfree(j->prio_factors->priority_tres);
-		xfree(j->prio_factors->tres_weights);
-		xfree(j->prio_factors);
-	}
-	xfree(j->priority_array);
+	th_release_job_free(j);
 	xfree(j->tres_req_cnt);
 	xfree(j->tres_alloc_cnt);
 	xfree(j->account);
@@ -705,6 +705,7 @@ static void begin_run_secs(job_record_t *j)
 {
 	uint64_t limit_secs = (uint64_t)j->time_limit * 60;
 	slurmdb_qos_rec_t *qos[2] = { j->qos_ptr, NULL };
+	uint64_t run_secs[slurmctld_tres_cnt > 0 ? slurmctld_tres_cnt : 1];
 	slurmdb_assoc_rec_t *a;
 	int i, k;
 
@@ -716,6 +717,7 @@ static void begin_run_secs(job_record_t *j)
 		limit_secs *= j->qos_ptr->usage_factor;
 	if (j->part_ptr && j->part_ptr->qos_ptr != j->qos_ptr)
 		qos[1] = j->part_ptr->qos_ptr;
+	memset(run_secs, 0, sizeof(run_secs));
 	for (i = 0; i < slurmctld_tres_cnt; i++) {
 		uint64_t secs;
 
@@ -727,9 +729,15 @@ static void begin_run_secs(job_record_t *j)
 			if (qos[k])
 				qos[k]->usage->grp_used_tres_run_secs[i] +=
 					secs;
+		run_secs[i] = secs;
 		for (a = j->assoc_ptr; a; a = a->usage->parent_assoc_ptr)
 			a->usage->grp_used_tres_run_secs[i] += secs;
 	}
+	/* 24.11: the QOS's records of the job's account and user too */
+	for (k = 0; k < 2; k++)
+		if (qos[k])
+			th_release_begin_qos(qos[k], j, slurmctld_tres_cnt,
+					     run_secs);
 }
 
 static int make_job(const struct th_fixture *fx, const struct th_job *fj,
@@ -738,7 +746,7 @@ static int make_job(const struct th_fixture *fx, const struct th_job *fj,
 {
 	uint32_t assoc_id = fx->assoc[fj->assoc].id;
 	job_record_t *j = xmalloc(sizeof(*j));
-	struct job_details *d = xmalloc(sizeof(*d));
+	job_details_t *d = xmalloc(sizeof(*d));
 	size_t i;
 
 	*out = j;
@@ -752,6 +760,20 @@ static int make_job(const struct th_fixture *fx, const struct th_job *fj,
 	j->assoc_ptr = assocs[fj->assoc];
 	j->account = xstrdup(fx->assoc[fx->assoc[fj->assoc].parent].name);
 	j->qos_ptr = qos_ptr(fx, fj->qos);
+	if (fj->n_qos_all) {
+		list_t *all = list_create(NULL);
+
+		for (i = 0; i < fj->n_qos_all; i++)
+			list_append(all, qos_ptr(fx, fj->qos_all[i]));
+		if (th_release_job_qos_list(j, all)) {
+			fprintf(stderr,
+				"%s:%ld: job %u: several QOS need "
+				"Slurm 24.11\n",
+				fx->path, fj->line, fj->id);
+			FREE_NULL_LIST(all);
+			return -1;
+		}
+	}
 	j->qos_id = j->qos_ptr ? j->qos_ptr->id : 0;
 	j->part_ptr = parts[fj->parts[0]];
 	j->partition = xstrdup(j->part_ptr->name);
@@ -763,6 +785,7 @@ static int make_job(const struct th_fixture *fx, const struct th_job *fj,
 				xstrfmtcat(j->partition, ",%s",
 					   parts[fj->parts[i]]->name);
 		}
+		th_release_sort_parts(j->part_ptr_list);
 	}
 	j->job_state = slurm_state(fj);
 	j->priority = fj->priority;
@@ -937,32 +960,50 @@ int th_setup_controller(struct th_setup *s, const struct th_fixture *fx)
 	return 0;
 }
 
-int th_setup_reconfigure(struct th_setup *s, const struct th_fixture *fx,
-			 const char *conf)
+/*
+ * slurm.conf written again from the fixture and the overrides so far,
+ * then read again under the config write lock, as slurmctld does.
+ * RET a Slurm error code.
+ */
+static int reread_conf(struct th_setup *s, const struct th_fixture *fx)
 {
 	slurmctld_lock_t config_write = { .conf = WRITE_LOCK };
-	char *path = xstrdup_printf("%s/slurm.conf", s->dir);
+	char *path;
 	int rc;
 
-	xrecalloc(s->override, s->n_override + 1, sizeof(*s->override));
-	s->override[s->n_override++] = xstrdup(conf);
-	if (write_conf(s, fx)) {
-		xfree(path);
-		return -1;
-	}
-	/* slurmctld re-reads slurm.conf under its config write lock */
+	if (write_conf(s, fx))
+		return SLURM_ERROR;
+	path = xstrdup_printf("%s/slurm.conf", s->dir);
 	lock_slurmctld(config_write);
 	rc = slurm_conf_reinit(path);
 	if (rc == SLURM_SUCCESS)
 		accounting_enforce = slurm_conf.accounting_storage_enforce;
 	unlock_slurmctld(config_write);
 	xfree(path);
-	if (rc != SLURM_SUCCESS) {
+	return rc;
+}
+
+int th_setup_reconfigure(struct th_setup *s, const struct th_fixture *fx,
+			 const char *conf)
+{
+	int rc;
+
+	xrecalloc(s->override, s->n_override + 1, sizeof(*s->override));
+	s->override[s->n_override++] = xstrdup(conf);
+	if ((rc = reread_conf(s, fx)) != SLURM_SUCCESS) {
 		fprintf(stderr, "ts-harness: reconfigure %s: rejected: %s\n",
 			conf, slurm_strerror(rc));
 		return -1;
 	}
 	return 0;
+}
+
+int th_setup_reconfigure_undo(struct th_setup *s, const struct th_fixture *fx)
+{
+	if (!s->n_override)
+		return -1;
+	xfree(s->override[--s->n_override]);
+	return reread_conf(s, fx) == SLURM_SUCCESS ? 0 : -1;
 }
 
 /* Zero one usage record's TRES run seconds (list_for_each callbacks). */
@@ -993,7 +1034,7 @@ void th_setup_restart_run_secs(void)
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
 	slurmctld_lock_t job_read = { .job = READ_LOCK };
 	job_record_t *j;
-	ListIterator it;
+	list_itr_t *it;
 
 	lock_slurmctld(job_read);
 	assoc_mgr_lock(&locks);
@@ -1012,7 +1053,7 @@ int th_setup_end_jobs(const struct th_fixture *fx, time_t now)
 {
 	slurmctld_lock_t job_write = { .job = WRITE_LOCK, .part = READ_LOCK };
 	job_record_t *j;
-	ListIterator it;
+	list_itr_t *it;
 	size_t i;
 	int ended = 0;
 

@@ -93,6 +93,12 @@ int th_setup_reconfigure(struct th_setup *s, const struct th_fixture *fx,
 void th_setup_restart_run_secs(void);
 
 /*
+ * th_setup_reconfigure_undo() - forget the last th_setup_reconfigure()
+ * and read slurm.conf again as it was before it.  RET 0 or -1.
+ */
+int th_setup_reconfigure_undo(struct th_setup *s, const struct th_fixture *fx);
+
+/*
  * th_setup_end_jobs() - every job whose finish time has come ends as in
  * slurmctld's job_completion(): under the job write lock, state
  * COMPLETE, end_time its finish time, then priority_g_job_end().

@@ -3,14 +3,23 @@
  * stubs.c - the slurmctld symbols a priority plugin needs, for ts-harness.
  *
  * priority_multifactor.so leaves these undefined for slurmctld to supply
- * (nm -D --undefined-only, minus what libslurmfull.so exports):
- * calc_job_billable_tres, find_part_record, lock_slurmctld,
- * unlock_slurmctld, lock_state_files, unlock_state_files and
- * validate_operator; and it defines job_list, last_job_update,
- * cluster_cpus, slurmctld_tres_cnt, accounting_enforce and acct_db_conn
- * itself, so that it also loads in sshare, while slurmctld's definitions
- * take precedence when it runs there.  The executable exports exactly the
- * names in stubs.list, so ours take precedence the same way.
+ * (nm -D --undefined-only, minus what libslurmfull.so exports), by
+ * release:
+ *   both   calc_job_billable_tres, lock_slurmctld, unlock_slurmctld,
+ *          validate_operator
+ *   22.05  find_part_record, lock_state_files, unlock_state_files
+ *   24.11  acct_policy_get_acct_used_limits,
+ *          acct_policy_get_user_used_limits, part_list_to_xstr
+ * and it defines job_list, last_job_update, cluster_cpus,
+ * slurmctld_tres_cnt, accounting_enforce and acct_db_conn (24.11: and
+ * last_part_update) itself, so that it also loads in sshare, while
+ * slurmctld's definitions take precedence when it runs there.  In 24.11
+ * lock_state_files() and unlock_state_files() are libslurmfull's, called
+ * by its save_buf_to_state(); the harness still defines them, to see a
+ * cycle end, and they take precedence over libslurmfull's as the clock
+ * does.  The executable exports exactly the names in stubs.list and
+ * stubs-RELEASE.list (the release's own), so ours take precedence the
+ * same way.
  *
  * Each function does what slurmctld's does, reduced to the records the
  * harness builds; semantics in ts-harness(1), STUBBED SLURMCTLD SYMBOLS.
@@ -31,12 +40,14 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "cycle_gate.h"
+#include "release.h"
 #include "stubs.h"
 
 /* slurmctld's globals that plugins read. */
-List job_list = NULL;		 /* the harness's jobs, fixture order */
-List part_list = NULL;		 /* the harness's partitions */
+list_t *job_list = NULL;	 /* the harness's jobs, fixture order */
+list_t *part_list = NULL;	 /* the harness's partitions */
 time_t last_job_update = 0;	 /* set by the plugin on a change */
+time_t last_part_update = 0;	 /* partitions never change (24.11) */
 uint32_t cluster_cpus = NO_VAL;	 /* != NO_VAL: "running in slurmctld" */
 int slurmctld_tres_cnt = 0;	 /* g_tres_count once TRES are loaded */
 uint16_t accounting_enforce = 0; /* AccountingStorageEnforce bits */
@@ -176,3 +187,74 @@ double calc_job_billable_tres(job_record_t *job_ptr, time_t start_time,
 		slurm_conf.priority_flags, assoc_mgr_locked);
 	return job_ptr->billable_tres;
 }
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
+static int match_used_acct(void *x, void *key)
+{
+	return !xstrcmp(((slurmdb_used_limits_t *)x)->acct, key);
+}
+
+static int match_used_uid(void *x, void *key)
+{
+	return ((slurmdb_used_limits_t *)x)->uid == *(uint32_t *)key;
+}
+
+static slurmdb_used_limits_t *new_used(void)
+{
+	slurmdb_used_limits_t *u = xmalloc(sizeof(*u));
+
+	u->tres = xcalloc(slurmctld_tres_cnt, sizeof(uint64_t));
+	u->tres_run_secs = xcalloc(slurmctld_tres_cnt, sizeof(uint64_t));
+	return u;
+}
+
+/* As acct_policy.c: the QOS's record of acct, created when missing. */
+slurmdb_used_limits_t *acct_policy_get_acct_used_limits(list_t **list,
+							char *acct)
+{
+	slurmdb_used_limits_t *u;
+
+	if (!*list)
+		*list = list_create(slurmdb_destroy_used_limits);
+	if (!(u = list_find_first(*list, match_used_acct, acct))) {
+		u = new_used();
+		u->acct = xstrdup(acct);
+		list_append(*list, u);
+	}
+	return u;
+}
+
+/* As acct_policy.c: the QOS's record of user uid, created when missing. */
+slurmdb_used_limits_t *acct_policy_get_user_used_limits(list_t **list,
+							uint32_t uid)
+{
+	slurmdb_used_limits_t *u;
+
+	if (!*list)
+		*list = list_create(slurmdb_destroy_used_limits);
+	if (!(u = list_find_first(*list, match_used_uid, &uid))) {
+		u = new_used();
+		u->uid = uid;
+		list_append(*list, u);
+	}
+	return u;
+}
+
+static int append_name(void *x, void *arg)
+{
+	char **names = arg;
+
+	xstrfmtcat(*names, "%s%s", *names ? "," : "",
+		   ((part_record_t *)x)->name);
+	return 0;
+}
+
+/* As partition_mgr.c: "p1,p2" in list order. */
+char *part_list_to_xstr(list_t *list)
+{
+	char *names = NULL;
+
+	(void)list_for_each(list, append_name, &names);
+	return names;
+}
+#endif

@@ -7,11 +7,13 @@
  *   ts-harness gen -a ALGO -s SEED
  *   ts-harness compare FILE_A FILE_B
  *   ts-harness bench [options]
+ *   ts-harness version
  *
  * The plugin is loaded by Slurm's own loader (priority_g_init() in
- * libslurmfull, PluginDir from the harness), starts its decay thread in
- * init() because the harness looks like slurmctld, and runs its cycles on
- * a fake wall clock, one cycle each time the harness lets it (cycle_gate).
+ * libslurmfull, PluginDir from the harness), starts its decay thread as
+ * the release's slurmctld has it start (release.h) because the harness
+ * looks like slurmctld, and runs its cycles on a fake wall clock, one
+ * cycle each time the harness lets it (cycle_gate).
  */
 #include "config.h"
 
@@ -23,7 +25,6 @@
 #include <unistd.h>
 
 #include "src/common/read_config.h"
-#include "src/common/slurm_priority.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
@@ -33,6 +34,7 @@
 #include "fake_clock.h"
 #include "fixture.h"
 #include "gen.h"
+#include "release.h"
 #include "report.h"
 #include "setup.h"
 
@@ -48,6 +50,7 @@ static void usage(FILE *out)
 		"       ts-harness compare FILE_A FILE_B\n"
 		"       ts-harness bench [-a ALGO] [-S SCALE] [-n REPS] "
 		"[-P TYPE,TYPE]\n"
+		"       ts-harness version\n"
 		"  -p TYPE   PriorityType (default priority/multifactor)\n"
 		"  -c N      cycles to run and report (default: the "
 		"fixture's)\n"
@@ -101,10 +104,63 @@ static int restart(struct th_setup *s, const struct th_event *ev, unsigned c)
 	th_setup_restart_run_secs();
 	th_clock_advance(ev->down);
 	th_gate_allow(c + 1);
-	if (priority_g_init() != SLURM_SUCCESS) {
+	if (th_release_start() != SLURM_SUCCESS) {
 		fprintf(stderr,
 			"ts-harness: restart after cycle %u: cannot load "
 			"%s\n",
+			c, s->plugin);
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * A reconfigure between cycles c and c + 1.  22.05: slurm.conf read again
+ * and priority_g_reconfig(true).  From 24.05 scontrol reconfigure is a new
+ * slurmctld: fini(), slurm.conf read again, the plugin started again in
+ * the new process (SLURMCTLD_RECONF set); if it refuses, a daemonised
+ * slurmctld resumes with its previous configuration, and so does the
+ * harness.  RET 0, or 2 after printing why.
+ */
+static int reconfigure(struct th_setup *s, const struct th_fixture *fx,
+		       const struct th_event *ev, unsigned c, bool *allowed)
+{
+	int rc;
+
+	if (!th_release_reconfig_restarts()) {
+		if (th_setup_reconfigure(s, fx, ev->conf))
+			return 2;
+		priority_g_reconfig(true);
+		return 0;
+	}
+	th_gate_arm_stop();
+	rc = priority_g_fini();
+	th_gate_disarm_stop();
+	if (rc != SLURM_SUCCESS) {
+		fprintf(stderr,
+			"ts-harness: reconfigure after cycle %u: fini() "
+			"failed\n",
+			c);
+		return 2;
+	}
+	if (th_setup_reconfigure(s, fx, ev->conf))
+		return 2;
+	th_gate_allow(c + 1);
+	*allowed = true;
+	setenv("SLURMCTLD_RECONF", "1", 1);
+	rc = th_release_start();
+	unsetenv("SLURMCTLD_RECONF");
+	if (rc == SLURM_SUCCESS)
+		return 0;
+	fprintf(stderr,
+		"ts-harness: reconfigure after cycle %u: %s refused %s; "
+		"resuming with the previous configuration\n",
+		c, s->plugin, ev->conf);
+	if (th_setup_reconfigure_undo(s, fx) ||
+	    th_release_start() != SLURM_SUCCESS) {
+		fprintf(stderr,
+			"ts-harness: reconfigure after cycle %u: cannot "
+			"load %s again\n",
 			c, s->plugin);
 		return 2;
 	}
@@ -133,10 +189,8 @@ static int between(struct th_setup *s, const struct th_fixture *fx, unsigned c,
 			*allowed = true;
 		} else if (ev->kind == TH_EV_SLURM_SAVE) {
 			th_setup_slurm_save();
-		} else {
-			if (th_setup_reconfigure(s, fx, ev->conf))
-				return 2;
-			priority_g_reconfig(true);
+		} else if (reconfigure(s, fx, ev, c, allowed)) {
+			return 2;
 		}
 	}
 	return 0;
@@ -188,7 +242,7 @@ static int run(struct run_opts *o)
 		th_gate_start_at(o->resume);
 	}
 	th_gate_arm();
-	if (priority_g_init() != SLURM_SUCCESS) {
+	if (th_release_start() != SLURM_SUCCESS) {
 		fprintf(stderr, "ts-harness: cannot load %s from %s\n",
 			o->plugin, o->plugin_dir);
 		th_setup_free(&s);
@@ -322,5 +376,10 @@ int main(int argc, char **argv)
 		return th_bench_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "run"))
 		return run_main(argc - 1, argv + 1);
+	if (argc == 2 && !strcmp(argv[1], "version")) {
+		/* the Slurm release the harness is built for */
+		printf("%s\n", SLURM_VERSION_STRING);
+		return 0;
+	}
 	return run_main(argc, argv);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "fs_trees.h"
+#include "normalise.h"
 
 /* Seed 000: classic EffectvUsage is PBS's tree usage, FairShare with
    damp 1 its fairshare_factor (Bob 0.125 / 0.648, Suzy 0.5 / 0.382). */
@@ -277,7 +278,7 @@ START_TEST(classic_node_efctv_equals_whole_tree_pass)
 		for (i = 1; i < t.n; i++) {
 			long p = t.fs_parent[i];
 			long double norm =
-				ts_fs_node_usage_norm(t.usage[i], t.usage[0]);
+				ts_normalise_node_usage(t.usage[i], t.usage[0]);
 
 			ck_assert(norm == fs.usage_norm[i]);
 			ck_assert(ts_classic_node_efctv(
@@ -293,9 +294,9 @@ START_TEST(classic_node_efctv_equals_whole_tree_pass)
 	ck_assert(ts_classic_node_efctv(0.25L, 0, 0.9L, TS_SHARES_PARENT, 10) ==
 		  0.9L);
 	ck_assert(ts_classic_node_efctv(0.25L, 0, 0.75L, 5, 10) == 0.5L);
-	ck_assert(ts_fs_node_usage_norm(5, 0) == 0);
-	ck_assert(ts_fs_node_usage_norm(30, 20) == 1);
-	ck_assert(ts_fs_node_usage_norm(100, 1200) == 100 / 1200.0L);
+	ck_assert(ts_normalise_node_usage(5, 0) == 0);
+	ck_assert(ts_normalise_node_usage(30, 20) == 1);
+	ck_assert(ts_normalise_node_usage(100, 1200) == 100 / 1200.0L);
 }
 END_TEST
 

@@ -64,7 +64,7 @@ static struct ts_prio_job job(void)
 		.qos_prio = 50,
 		.qos_norm = 0.5,
 		.total_cpus = 0,
-		.max_cpus = TS_PRIO_NO_VAL,
+		.max_cpus = TS_NO_VAL,
 		.min_cpus = 16,
 		.min_nodes = 4,
 		.time_limit = 60,
@@ -178,7 +178,7 @@ START_TEST(job_size_relative_to_time_divides_by_time_limit)
 				1e-15);
 	/* No time limit: the partition's MaxTime (120): 8 / 120 / 40 */
 	c.flags &= ~TS_PRIO_FAVOR_SMALL;
-	j.time_limit = TS_PRIO_NO_VAL;
+	j.time_limit = TS_NO_VAL;
 	ck_assert_double_eq_tol(ts_prio_job_size(&c, &j), 1.0 / 600, 1e-15);
 	/* 20 CPUs beat 8: 20 / 120 / 40 */
 	j.min_cpus = 20;
