@@ -39,11 +39,15 @@ void ts_put_value(unsigned char *p, long double v)
 	uint64_t m = 0;
 	int e = 0;
 
-	/* x - x is 0 only for a finite x */
+	/* x - x is 0 only for a finite x; a subnormal is stored as 0 */
 	if (v > 0 && v - v == 0) {
 		long double f = frexpl(v, &e); /* [0.5, 1) */
 
 		m = (uint64_t)ldexpl(f, 64);
+		if (e < LDBL_MIN_EXP) {
+			m = 0;
+			e = 0;
+		}
 	}
 	ts_put64(p, m);
 	ts_put32(p + 8, (uint32_t)e);
@@ -58,7 +62,8 @@ int ts_get_value(const unsigned char *p, long double *v)
 		*v = 0;
 		return e == 0;
 	}
-	if (!(m >> 63) || e > LDBL_MAX_EXP || e < LDBL_MIN_EXP - 64)
+	/* normal numbers only: a subnormal would not read back the same */
+	if (!(m >> 63) || e > LDBL_MAX_EXP || e < LDBL_MIN_EXP)
 		return 0;
 	*v = ldexpl((long double)m, e - 64);
 	return *v - *v == 0 && *v >= 0;

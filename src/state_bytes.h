@@ -6,8 +6,10 @@
  *
  * A value (TS_VALUE_BYTES) is a long double >= 0 as uint64 m and int32 e,
  * meaning m * 2^(e - 64): exact for x86-64's 64-bit significand.  Zero is
- * m = 0, e = 0; any other value has m >= 2^63.  ts_get_value() refuses
- * every other bit pattern, and anything not finite or negative.
+ * m = 0, e = 0; any other value has m >= 2^63 and is a normal number
+ * (LDBL_MIN_EXP <= e <= LDBL_MAX_EXP; a subnormal, below 3.4e-4932, is
+ * stored as 0).  ts_get_value() refuses every other bit pattern, so what
+ * it accepts reads back bit for bit.
  */
 #ifndef TS_STATE_BYTES_H
 #define TS_STATE_BYTES_H
