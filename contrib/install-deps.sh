@@ -22,7 +22,7 @@ packages=(
 	libslurm-dev slurmctld slurmd slurmdbd slurm-client
 	munge libmunge-dev mariadb-server mariadb-client
 	libjson-c-dev libfreeipmi-dev freeipmi-tools ipmitool openipmi
-	valgrind clang-format python3 bc procps iproute2 locales
+	valgrind clang-format python3 bc procps iproute2 locales time
 )
 
 say() { echo "install-deps: $*"; }

@@ -50,7 +50,7 @@ static int load_and_print(const struct cli *c, struct share_set *s)
 	need_tree = c->view != VIEW_TABLE ||
 		    (c->format ? fields_any_extended(&list) : c->long_flag);
 	if (c->input)
-		rc = share_file_load(s, c, msg, sizeof(msg));
+		rc = share_file_load(s, c, need_tree, msg, sizeof(msg));
 	else
 		rc = shares_rpc_load(s, c, need_tree, msg, sizeof(msg));
 	if (rc < 0)

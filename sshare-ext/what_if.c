@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* what_if.c - --set and --usage on a tree (what_if.h). */
-#include <math.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,11 +76,23 @@ static int set_usage(struct ts_tree *t, const struct what_if *w, char *msg,
 		return explain_failure(msg, len, w, why2);
 	}
 	delta = v - t->usage[i];
+	/* the ancestors' sums must stay numbers a usage line may give */
+	for (p = t->parent[i]; p >= 0; p = t->parent[p])
+		if (t->usage[p] + delta > DBL_MAX) {
+			char why2[160];
+
+			snprintf(
+				why2, sizeof(why2),
+				"%s's usage would add up to %.6Lg, above 1.8e308",
+				p ? ts_tree_name(t, (size_t)p) : "root",
+				t->usage[p] + delta);
+			return explain_failure(msg, len, w, why2);
+		}
 	t->usage[i] = v;
 	for (p = t->parent[i]; p >= 0; p = t->parent[p]) {
 		t->usage[p] += delta;
-		if (t->usage[p] < 0 || !isfinite(t->usage[p]))
-			t->usage[p] = 0;
+		if (t->usage[p] < 0)
+			t->usage[p] = 0; /* rounding below a kept child */
 	}
 	return 0;
 }
