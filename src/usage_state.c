@@ -121,12 +121,13 @@ static int sort_set(struct ts_usage_set *set, size_t v, const char *what,
 	qsort(o, set->n, sizeof(*o), cmp_order);
 	for (i = 0; i < set->n; i++) {
 		if (i && o[i].id == o[i - 1].id) {
+			uint32_t twice = o[i].id;
+
 			free(o);
 			free(id);
 			free(val);
 			return ts_error_set(err, TS_EINVAL, -1,
-					    "%s %u appears twice", what,
-					    o[i].id);
+					    "%s %u appears twice", what, twice);
 		}
 		id[i] = o[i].id;
 		memcpy(val + i * v, set->val + o[i].at * v, v * sizeof(*val));

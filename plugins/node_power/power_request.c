@@ -174,8 +174,10 @@ static void read_resume_file(char *buf, size_t len)
 	if (!path || !(f = fopen(path, "re")))
 		return;
 	n = fread(buf, 1, len - 1, f);
-	fclose(f);
 	buf[n] = '\0';
+	if (n == len - 1 && fgetc(f) != EOF && n >= 3)
+		memcpy(buf + n - 3, "...", 3); /* the log line says it is cut */
+	fclose(f);
 	for (i = 0; i < n; i++)
 		if (buf[i] == '\n' || buf[i] == '\r')
 			buf[i] = ' ';

@@ -23,6 +23,8 @@
 static void sample(struct ts_usage_state *s, int with_windows)
 {
 	static const uint32_t assoc_id[] = { 3, 1, 4, 2 };
+	volatile long double big = LDBL_MAX;
+	long double largest = big;
 	struct ts_error err = TS_ERROR_INIT;
 	size_t v, i;
 
@@ -41,7 +43,11 @@ static void sample(struct ts_usage_state *s, int with_windows)
 		s->assoc.val[i * v + 2] = 0.1L * assoc_id[i];	     /* cpu */
 		s->assoc.val[i * v + 3] = 0;			     /* gpu */
 	}
-	s->assoc.val[2 * v] = LDBL_MAX; /* id 4: the largest value */
+	/*
+	 * id 4: the largest value; valgrind computes long double as
+	 * double, where LDBL_MAX is infinite: DBL_MAX there.
+	 */
+	s->assoc.val[2 * v] = largest - largest == 0 ? largest : DBL_MAX;
 	s->leaf.id[0] = 2;
 	s->leaf.val[0] = 7;
 	s->qos.id[0] = 5;
@@ -130,7 +136,7 @@ START_TEST(round_trip_keeps_every_value_exactly_in_id_order)
 		ck_assert(a.assoc.val[i] == b.assoc.val[i]);
 	/* Association 3's raw usage: 1000/3 * 3 in long double, exactly. */
 	ck_assert(b.assoc.val[2 * 4] == 1000.0L / 3 * 3);
-	ck_assert(b.assoc.val[3 * 4] == LDBL_MAX);
+	ck_assert(b.assoc.val[3 * 4] >= DBL_MAX); /* LDBL_MAX natively */
 	ck_assert_uint_eq(b.leaf.n, 1);
 	ck_assert(b.leaf.val[0] == 7);
 	ck_assert_uint_eq(b.qos.id[0], 1);
@@ -366,6 +372,28 @@ START_TEST(encode_refuses_nan_negative_and_duplicate_ids)
 }
 END_TEST
 
+/* Commit a (sample 0, last decay NOW - 10), then b (NOW - 3) to path. */
+static void two_commits(const char *path, struct ts_usage_state *a,
+			struct ts_usage_state *b)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len;
+
+	sample(a, 0);
+	sample(b, 1);
+	b->last_ran = NOW - 3;
+	b->saved_at = NOW - 2;
+	ck_assert_int_eq(ts_usage_state_encode(a, &buf, &len, &err), TS_OK);
+	ck_assert_int_eq(ts_usage_state_save_image(path, buf, len, &err),
+			 TS_OK);
+	free(buf);
+	ck_assert_int_eq(ts_usage_state_encode(b, &buf, &len, &err), TS_OK);
+	ck_assert_int_eq(ts_usage_state_save_image(path, buf, len, &err),
+			 TS_OK);
+	free(buf);
+}
+
 /* A save keeps the last good copy as .prev; a load falls back to it. */
 START_TEST(load_falls_back_to_prev_and_names_both_when_both_are_bad)
 {
@@ -374,8 +402,6 @@ START_TEST(load_falls_back_to_prev_and_names_both_when_both_are_bad)
 	struct ts_kept_status st;
 	struct ts_error err = TS_ERROR_INIT;
 	char path[128], prev[128];
-	unsigned char *buf;
-	size_t len;
 
 	state_dir_make(&d, "usage_state");
 	state_dir_file(&d, "treeshare_state", path);
@@ -384,18 +410,7 @@ START_TEST(load_falls_back_to_prev_and_names_both_when_both_are_bad)
 			 TS_ENOENT);
 	ts_error_clear(&err);
 
-	sample(&a, 0);
-	sample(&b, 1);
-	b.last_ran = NOW - 3;
-	b.saved_at = NOW - 2;
-	ck_assert_int_eq(ts_usage_state_encode(&a, &buf, &len, &err), TS_OK);
-	ck_assert_int_eq(ts_usage_state_save_image(path, buf, len, &err),
-			 TS_OK);
-	free(buf);
-	ck_assert_int_eq(ts_usage_state_encode(&b, &buf, &len, &err), TS_OK);
-	ck_assert_int_eq(ts_usage_state_save_image(path, buf, len, &err),
-			 TS_OK);
-	free(buf);
+	two_commits(path, &a, &b);
 	ck_assert_int_eq(ts_usage_state_load(path, NOW, &back, &st, &err),
 			 TS_OK);
 	ck_assert_int_eq(st.used_prev, 0);
@@ -426,6 +441,47 @@ START_TEST(load_falls_back_to_prev_and_names_both_when_both_are_bad)
 }
 END_TEST
 
+/* A save that cannot write names the file and leaves both copies. */
+START_TEST(failed_save_names_the_file_and_keeps_both_copies)
+{
+	struct ts_usage_state a, b, back;
+	struct state_dir d;
+	struct ts_kept_status st;
+	struct ts_error err = TS_ERROR_INIT;
+	char path[128], prev[128], tmp[128];
+	unsigned char *buf;
+	size_t len;
+
+	state_dir_make(&d, "usage_state");
+	state_dir_file(&d, "treeshare_state", path);
+	state_dir_file(&d, "treeshare_state.prev", prev);
+	state_dir_file(&d, "treeshare_state.new", tmp);
+	two_commits(path, &a, &b);
+	ck_assert_int_eq(ts_usage_state_encode(&b, &buf, &len, &err), TS_OK);
+	/* .new cannot be created: a directory is in its way */
+	ck_assert_int_eq(mkdir(tmp, 0700), 0);
+	ts_error_clear(&err);
+	ck_assert_int_ne(ts_usage_state_save_image(path, buf, len, &err),
+			 TS_OK);
+	free(buf);
+	ck_assert_msg(strstr(err.msg, tmp), "%s", err.msg);
+	ck_assert_int_eq(rmdir(tmp), 0);
+	/* both copies as they were: current b, previous a */
+	ck_assert_int_eq(ts_usage_state_load(path, NOW, &back, &st, &err),
+			 TS_OK);
+	ck_assert_int_eq(st.used_prev, 0);
+	ck_assert_int_eq(back.last_ran, NOW - 3);
+	ts_usage_state_free(&back);
+	ck_assert_int_eq(ts_usage_state_load(prev, NOW, &back, NULL, &err),
+			 TS_OK);
+	ck_assert_int_eq(back.last_ran, NOW - 10);
+	ts_usage_state_free(&back);
+	ts_usage_state_free(&a);
+	ts_usage_state_free(&b);
+	state_dir_remove(&d);
+}
+END_TEST
+
 Suite *suite_usage_state(void)
 {
 	Suite *s = suite_create("usage_state");
@@ -441,6 +497,7 @@ Suite *suite_usage_state(void)
 	tcase_add_test(tc, encode_refuses_nan_negative_and_duplicate_ids);
 	tcase_add_test(
 		tc, load_falls_back_to_prev_and_names_both_when_both_are_bad);
+	tcase_add_test(tc, failed_save_names_the_file_and_keeps_both_copies);
 	suite_add_tcase(s, tc);
 	return s;
 }
