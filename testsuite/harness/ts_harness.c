@@ -82,7 +82,8 @@ struct run_opts {
  * start: the plugin's fini() (its decay thread released from the gate by
  * its own join), StateSaveLocation damaged if asked, the clock moved on
  * by the downtime, then init() again, whose thread runs cycle c + 1.
- * RET 0, or 2 after printing why.
+ * RET 0, 4 after printing that the plugin refused to start (nothing of
+ * it runs: the harness can clean up and exit 2), or 2 after printing why.
  */
 static int restart(struct th_setup *s, const struct th_event *ev, unsigned c)
 {
@@ -109,7 +110,7 @@ static int restart(struct th_setup *s, const struct th_event *ev, unsigned c)
 			"ts-harness: restart after cycle %u: cannot load "
 			"%s\n",
 			c, s->plugin);
-		return 2;
+		return 4;
 	}
 	return 0;
 }
@@ -170,7 +171,7 @@ static int reconfigure(struct th_setup *s, const struct th_fixture *fx,
 /*
  * Between cycles c and c + 1: jobs whose finish time has come end, then
  * the fixture's restarts and reconfigures after cycle c, in order.
- * RET 0, or 2 after printing why.
+ * RET 0, or 2 or 4 (restart()) after printing why.
  */
 static int between(struct th_setup *s, const struct th_fixture *fx, unsigned c,
 		   bool *allowed)
@@ -184,8 +185,10 @@ static int between(struct th_setup *s, const struct th_fixture *fx, unsigned c,
 		if (ev->after != c)
 			continue;
 		if (ev->kind == TH_EV_RESTART) {
-			if (restart(s, ev, c))
-				return 2;
+			int rc = restart(s, ev, c);
+
+			if (rc)
+				return rc;
 			*allowed = true;
 		} else if (ev->kind == TH_EV_SLURM_SAVE) {
 			th_setup_slurm_save();
@@ -266,7 +269,14 @@ static int run(struct run_opts *o)
 
 			th_clock_advance(
 				(time_t)slurm_conf.priority_calc_period);
-			if (between(&s, &fx, c, &allowed)) {
+			rc = between(&s, &fx, c, &allowed);
+			if (rc == 4) {
+				/* refused to start: nothing of it runs */
+				th_setup_free(&s);
+				th_fixture_free(&fx);
+				return 2;
+			}
+			if (rc) {
 				fflush(stdout);
 				_exit(2); /* the plugin may be half gone */
 			}
