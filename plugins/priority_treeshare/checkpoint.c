@@ -38,8 +38,8 @@
  * holds (it is saved on its own clock), which the plugin cannot tell;
  * replacing usage wholesale needs no such knowledge, and its proof is the
  * paragraph above.  The price is one write of the whole usage a cycle
- * (about 60 bytes per association and TRES; 100,000 associations with 4
- * TRES: 7 MB every PriorityCalcPeriod).
+ * (4 + 12 x (2 + TRES) bytes per association: 124 with Slurm's 8 default
+ * TRES; 100,000 associations: 12 MB every PriorityCalcPeriod).
  *
  * Another priority plugin may have run since the last commit (a switch
  * to multifactor and back): it writes priority_last_decay_ran in its 16
