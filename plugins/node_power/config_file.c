@@ -217,12 +217,15 @@ static int set_nid_map(struct ts_power_config *cfg, json_object *v,
 			"key \"nid_map\": %s is not an object { \"nodes\": first_nid }",
 			json_text(v));
 	json_object_object_foreach(v, expr, val) {
-		char what[160];
+		char *what = NULL; /* the expression whole, however long */
 		long nid;
 		int rc;
 
-		snprintf(what, sizeof(what), "key \"nid_map\": \"%s\"", expr);
+		if (asprintf(&what, "key \"nid_map\": \"%s\"", expr) < 0)
+			return ts_error_set(err, TS_ENOMEM, -1,
+					    "out of memory");
 		rc = get_long(what, val, &nid, err);
+		free(what);
 		if (rc == TS_OK)
 			rc = ts_power_config_add_nid(cfg, expr, nid, err);
 		if (rc != TS_OK)
@@ -255,7 +258,7 @@ static int set_bmc(struct ts_power_config *cfg, json_object *v,
 				expr, json_text(entry));
 		json_object_object_foreach(entry, k, val) {
 			const char **dst = NULL;
-			char what[160];
+			char *what = NULL;
 
 			if (!strcmp(k, "address"))
 				dst = &address;
@@ -277,16 +280,19 @@ static int set_bmc(struct ts_power_config *cfg, json_object *v,
 					err, TS_EKEY, -1,
 					"key \"bmc\": \"%s\": unknown member \"%s\" (address, port, user, password_file)",
 					expr, k);
-			snprintf(what, sizeof(what),
-				 "key \"bmc\": \"%s\": port", expr);
+			if (asprintf(&what, "key \"bmc\": \"%s\": port", expr) <
+			    0)
+				return ts_error_set(err, TS_ENOMEM, -1,
+						    "out of memory");
 			rc = get_long(what, val, &port, err);
-			if (rc != TS_OK)
-				return rc;
-			if (port < 1 || port > 65535)
-				return ts_error_set(
+			if (rc == TS_OK && (port < 1 || port > 65535))
+				rc = ts_error_set(
 					err, TS_ERANGE, -1,
 					"%s %ld is out of range 1..65535", what,
 					port);
+			free(what);
+			if (rc != TS_OK)
+				return rc;
 		}
 		rc = ts_power_config_add_bmc(cfg, expr, address, port, user,
 					     pass, err);

@@ -400,6 +400,14 @@ t_overflow()
 		--usage cathy@group1=1.7e308 2>&1)
 	[ $? = 1 ] && [ "$out" = "sshare-ext: error: --usage cathy@group1=1.7e308: group1's usage would add up to 3.4e+308, above 1.8e308" ] ||
 		{ echo "what-if sum: $out"; return 1; }
+	# an account name of 300 bytes is named whole (it was cut at 160)
+	local long
+	long=$(printf 'a%.0s' {1..300})
+	printf 'account %s root 1\nuser u1 %s 1 1.7e308\nuser u2 %s 1 1\n' \
+		"$long" "$long" "$long" >"$tmp/ovf-long"
+	out=$("$B" --input "$tmp/ovf-long" --usage "u2@$long=1.7e308" 2>&1)
+	[ $? = 1 ] && [ "$out" = "sshare-ext: error: --usage u2@$long=1.7e308: $long's usage would add up to 3.4e+308, above 1.8e308" ] ||
+		{ echo "what-if, long name: $out"; return 1; }
 }
 check "usage sums above 1.8e308 are refused naming the line or the --usage" t_overflow
 
