@@ -305,6 +305,8 @@ int checkpoint_commit(time_t last_ran, time_t last_reset)
 		rc = ts_usage_state_save_image(unit, image, len, &err);
 	if (!rc && !same_record)
 		rc = ts_decay_record_save(decay, &rec, &err);
+	if (!rc && migrate)
+		retire_windows_file(dir);
 	state_files_unlock();
 	free(image);
 
@@ -317,8 +319,6 @@ int checkpoint_commit(time_t last_ran, time_t last_reset)
 		record_ran = last_ran;
 		record_reset = last_reset;
 		slurm_mutex_unlock(&checkpoint_mutex);
-		if (migrate)
-			retire_windows_file(dir);
 	}
 	report(rc, err.msg);
 	xfree(unit);
@@ -495,7 +495,9 @@ static int migrate_windows_file(const char *dir)
 	char when[32];
 	int rc;
 
+	state_files_lock();
 	rc = ts_window_store_load(file, &w, &st, &err);
+	state_files_unlock();
 	if (rc == TS_ENOENT) {
 		xfree(file);
 		return 0;
@@ -684,11 +686,13 @@ int checkpoint_recover(const char *dir, time_t now, time_t *ran, time_t *reset)
 		rc = -1;
 	} else {
 		/* clang-format off */
-		error("%s: %s unusable: %s; starting anyway (-i) from slurmctld's own usage and %s: usage since slurmctld last saved it may be lost, and the usage windows are",
+		error("%s: %s unusable: %s; starting anyway (-i) from slurmctld's own usage and %s: usage since slurmctld last saved it may be lost, and the usage windows start afresh",
 		      plugin_type, TS_USAGE_STATE_FILE, f.uerr.msg, decay);
 		/* clang-format on */
+		state_files_lock();
 		set_aside(dir, TS_USAGE_STATE_FILE);
 		set_aside(dir, TS_USAGE_STATE_FILE ".prev");
+		state_files_unlock();
 		rc = start_without_unit(&f, ran, reset);
 	}
 	if (!rc) {

@@ -282,6 +282,26 @@ grep -q 'treeshare_windows read once' "$base.err" &&
 	grep -q 'treeshare_windows is in treeshare_state now' "$base.err"
 check "pbs_windows: an older treeshare's treeshare_windows is read once and retired" $? \
 	"$(grep treeshare_windows "$base.err" | head -3)"
+# A reconfigure that drops usage_window (it used to save the windows
+# file outside the state-file lock): the windows stay in memory and in
+# treeshare_state, no file of their own is written, and setting
+# usage_window again after a restart resumes them (not started afresh
+# from RawUsage: "no saved usage windows" is logged at the first start
+# only).
+base=$work/windows_dropped
+rm -rf "$base"
+sed -e '$a reconfigure 2 PriorityParameters=fairshare=fair_tree' \
+    -e '$a restart 3' \
+    -e '$a reconfigure 4 PriorityParameters=usage_window=00:20:00,usage_depth=3,usage_decay=0.5' \
+	"$work/windows_halflife.fix" >"$base.fix"
+"$bin" -v -p $P -D "$base" "$base.fix" >"$base.out" 2>"$base.err"
+rc=$?
+[ "$rc" -eq 0 ] &&
+	grep -q 'usage_window removed: .*the windows are kept in treeshare_state' "$base.err" &&
+	[ "$(grep -c 'no saved usage windows' "$base.err")" = 1 ] &&
+	[ -z "$(find "$base" -name 'treeshare_windows*')" ]
+check "windows_halflife: usage_window dropped at reconfigure is kept (no file of its own), resumed after a restart" $? \
+	"exit $rc; $(grep -E 'usage_window|usage windows' "$base.err" | head -4); $(ls "$base")"
 diag "corruption matrix: $(($(date +%s) - t1)) s"
 
 # The numbers themselves, from the fixture: without decay every running
