@@ -35,6 +35,7 @@
 #include "priority_conf.h"
 #include "usage.h"
 #include "usage_windows.h"
+#include "src/usage_state.h"
 
 const char plugin_name[] = "Priority treeshare plugin";
 const char plugin_type[] = "priority/treeshare";
@@ -102,6 +103,12 @@ static int start_fair_share(struct priority_conf *c, const char *outcome)
 		checkpoint_fini();
 		return -1;
 	}
+	/* at a start, as a reconfigure that removes usage_window says it */
+	if (!c->windows && usage_windows_kept())
+		/* clang-format off */
+		info("%s: no usage_window: usage decays by PriorityDecayHalfLife, from RawUsage as it is; the saved usage windows are kept in %s, and setting usage_window again resumes them",
+		     plugin_type, TS_USAGE_STATE_FILE);
+	/* clang-format on */
 	assoc_mgr_lock(&write);
 	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
 	assoc_mgr_unlock(&write);

@@ -44,6 +44,16 @@ bool usage_windows_active(void)
 	return a;
 }
 
+bool usage_windows_kept(void)
+{
+	bool k;
+
+	slurm_mutex_lock(&windows_mutex);
+	k = !active && kept;
+	slurm_mutex_unlock(&windows_mutex);
+	return k;
+}
+
 /* An association's usage_raw, read for a first start. */
 struct carried {
 	uint32_t id;

@@ -70,6 +70,9 @@ void usage_windows_fini(void);
 /* usage_windows_active() - the windows are in use. */
 bool usage_windows_active(void);
 
+/* usage_windows_kept() - saved windows are kept, not in use. */
+bool usage_windows_kept(void);
+
 /*
  * usage_windows_reconfigure() - c's length, depth and decay at now (one
  * log line saying what changed).  Starts the windows when usage_window=

@@ -297,7 +297,7 @@ sed -e '$a reconfigure 2 PriorityParameters=fairshare=fair_tree' \
 "$bin" -v -p $P -D "$base" "$base.fix" >"$base.out" 2>"$base.err"
 rc=$?
 [ "$rc" -eq 0 ] &&
-	grep -q 'usage_window removed: .*the windows are kept in treeshare_state' "$base.err" &&
+	grep -Eq '(usage_window removed|no usage_window): .*windows are kept in treeshare_state' "$base.err" &&
 	[ "$(grep -c 'no saved usage windows' "$base.err")" = 1 ] &&
 	[ -z "$(find "$base" -name 'treeshare_windows*')" ]
 check "windows_halflife: usage_window dropped at reconfigure is kept (no file of its own), resumed after a restart" $? \
