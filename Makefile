@@ -90,6 +90,7 @@ include testsuite/unit/module.mk
 -include testsuite/fuzz/module.mk
 -include testsuite/sshare-ext/module.mk
 -include testsuite/harness/module.mk
+-include testsuite/crash/module.mk
 -include testsuite/power/module.mk
 -include testsuite/cluster/module.mk
 -include testsuite/bench/module.mk

@@ -58,7 +58,7 @@ packages=(
 	munge libmunge-dev mariadb-server mariadb-client
 	libjson-c-dev libfreeipmi-dev freeipmi-tools ipmitool openipmi
 	valgrind clang-format python3 bc procps iproute2 locales groff-base
-	perl util-linux passwd xz-utils
+	perl util-linux passwd xz-utils time
 	${TS_DEPS_EXTRA:-}
 )
 

@@ -109,7 +109,7 @@ static int worth_keeping(const char *path, const struct ts_atomic_file *how)
 {
 	if (access(path, F_OK))
 		return 0; /* a first write: nothing to keep */
-	return !how->worth_keeping || how->worth_keeping(path);
+	return !how->worth_keeping || how->worth_keeping(path, how->arg);
 }
 
 int ts_atomic_file_write(const char *path, const void *buf, size_t len,

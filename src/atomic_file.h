@@ -39,7 +39,8 @@ struct ts_atomic_file {
 	/* Is the current PATH (which exists) worth keeping?  A corrupt
 	 * one is not: it must not push out the last good previous copy.
 	 * NULL: any. */
-	int (*worth_keeping)(const char *path);
+	int (*worth_keeping)(const char *path, const void *arg);
+	const void *arg; /* passed to worth_keeping() */
 };
 
 /*

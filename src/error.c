@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "error.h"
 
@@ -22,14 +23,17 @@ int ts_error_set(struct ts_error *err, int code, long index, const char *fmt,
 		 ...)
 {
 	va_list ap;
+	int n;
 
 	if (!err || err->code != TS_OK)
 		return code;
 	err->code = code;
 	err->index = index;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(err->msg))
+		memcpy(err->msg + sizeof(err->msg) - 4, "...", 4);
 	return code;
 }
 

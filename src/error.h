@@ -10,6 +10,8 @@
 #ifndef TS_ERROR_H
 #define TS_ERROR_H
 
+#include <string.h>
+
 enum ts_code {
 	TS_OK = 0,
 	TS_EINVAL,    /* bad argument or malformed input */
@@ -25,10 +27,28 @@ enum ts_code {
 	TS_ECODE_COUNT
 };
 
+/*
+ * A message names what is wrong first (key, column, file), so that the
+ * part a reader needs comes before anything long; a value taken from the
+ * input is quoted cut short (TS_ERROR_QUOTE characters, then "...").  A
+ * message that still does not fit (paths near PATH_MAX) ends in "...":
+ * a cut is never silent.
+ */
+#define TS_ERROR_MSG_MAX 1024
+#define TS_ERROR_QUOTE	 40
+
+/*
+ * TS_QUOTE(s) - the arguments of TS_QUOTE_FMT ("%.*s%s") for input text
+ * s: at most TS_ERROR_QUOTE characters of it, then "..." if it was cut.
+ */
+#define TS_QUOTE_FMT "%.*s%s"
+#define TS_QUOTE(s)                                                            \
+	(int)TS_ERROR_QUOTE, (s), (strlen(s) > TS_ERROR_QUOTE ? "..." : "")
+
 struct ts_error {
-	int code;      /* TS_OK or TS_E*; the first error set wins */
-	long index;    /* node, job, line or column (1-based); -1 if none */
-	char msg[256]; /* "node 3: parent 7 is not before it" */
+	int code;   /* TS_OK or TS_E*; the first error set wins */
+	long index; /* node, job, line or column (1-based); -1 if none */
+	char msg[TS_ERROR_MSG_MAX]; /* "node 3: parent 7 is not before it" */
 };
 /* clang-format 14 would spread this initializer over four lines. */
 /* clang-format off */
@@ -37,7 +57,8 @@ struct ts_error {
 
 /*
  * ts_error_set() - record an error unless one is already recorded.
- * err may be NULL.  RET code, so "return ts_error_set(...)" works.
+ * err may be NULL.  A message too long for msg ends in "...".
+ * RET code, so "return ts_error_set(...)" works.
  */
 int ts_error_set(struct ts_error *err, int code, long index, const char *fmt,
 		 ...) __attribute__((format(printf, 4, 5)));

@@ -35,9 +35,10 @@
  *
  * Cost: one stable merge sort per account's kids, O(n log n) in all, an
  * explicit stack instead of recursion (a deep chain cannot overflow),
- * scratch from struct ts_fs: nothing allocated.
+ * scratch from struct ts_fs, allocated by the first run and kept.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fairshare.h"
@@ -223,13 +224,57 @@ static void ft_rank(const struct ts_tree *t, struct ts_fs *fs, int flags)
 	}
 }
 
+/*
+ * The scratch of ft_rank(): ft_order and ft_merge for every node, and
+ * one stack frame per level of the tree (the walk holds one per level of
+ * the current path).  Grown, never shrunk, so that a controller's cycles
+ * allocate nothing once the tree stops growing.  RET TS_OK or TS_ENOMEM.
+ */
+static int ft_scratch(const struct ts_tree *t, struct ts_fs *fs,
+		      struct ts_error *err)
+{
+	size_t frames = 2, i;
+	void *a, *b;
+
+	for (i = 0; i < t->n; i++)
+		if (t->depth[i] + 2 > frames)
+			frames = t->depth[i] + 2;
+	if (fs->ft_cap < t->n) {
+		a = realloc(fs->ft_order, t->n * sizeof(*fs->ft_order));
+		if (a)
+			fs->ft_order = a;
+		b = a ? realloc(fs->ft_merge, t->n * sizeof(*fs->ft_merge))
+		      : NULL;
+		if (b)
+			fs->ft_merge = b;
+		if (!a || !b)
+			return ts_error_set(
+				err, TS_ENOMEM, -1,
+				"fair tree: cannot size its scratch for %zu nodes",
+				t->n);
+		fs->ft_cap = t->n;
+	}
+	if (fs->ft_stack_cap < frames) {
+		a = realloc(fs->ft_stack, frames * sizeof(*fs->ft_stack));
+		if (!a)
+			return ts_error_set(
+				err, TS_ENOMEM, -1,
+				"fair tree: cannot size its stack for %zu levels",
+				frames);
+		fs->ft_stack = a;
+		fs->ft_stack_cap = frames;
+	}
+	return TS_OK;
+}
+
 int ts_fair_tree_opt(const struct ts_tree *t, int ft_flags, struct ts_fs *fs,
 		     struct ts_error *err)
 {
 	int rc;
 	size_t i;
 
-	if ((rc = ts_normalise_check(t, fs, "fair tree", err)))
+	if ((rc = ts_normalise_check(t, fs, "fair tree", err)) ||
+	    (rc = ft_scratch(t, fs, err)))
 		return rc;
 	if (ft_flags & ~TS_FT_MERGE_TIED)
 		return ts_error_set(err, TS_EINVAL, -1,

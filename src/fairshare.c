@@ -29,13 +29,24 @@ int ts_fs_alloc(struct ts_fs *fs, size_t n, struct ts_error *err)
 	    !GROW(fs->usage_efctv, n) || !GROW(fs->level_fs, n) ||
 	    !GROW(fs->fs_factor, n) || !GROW(fs->rank, n) ||
 	    !GROW(fs->pbs_perc, n) || !GROW(fs->pbs_tree_usage, n) ||
-	    !GROW(fs->pbs_factor, n) || !GROW(fs->ft_order, n) ||
-	    !GROW(fs->ft_merge, n) || !GROW(fs->ft_stack, n))
+	    !GROW(fs->pbs_factor, n))
 		return ts_error_set(
 			err, TS_ENOMEM, -1,
 			"cannot size fair-share results for %zu nodes", n);
 	fs->cap = n;
 	return TS_OK;
+}
+
+void ts_fs_free_scratch(struct ts_fs *fs)
+{
+	free(fs->ft_order);
+	free(fs->ft_merge);
+	free(fs->ft_stack);
+	fs->ft_order = NULL;
+	fs->ft_merge = NULL;
+	fs->ft_stack = NULL;
+	fs->ft_cap = 0;
+	fs->ft_stack_cap = 0;
 }
 
 void ts_fs_free(struct ts_fs *fs)

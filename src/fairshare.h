@@ -84,10 +84,16 @@ struct ts_fs {
 	double *pbs_perc;	/* fairshare_perc, [0,1] */
 	double *pbs_tree_usage; /* fairshare_tree_usage, [0,1] */
 	double *pbs_factor;	/* fairshare_factor, [0,1] */
-	/* Fair Tree scratch, sized with the rest (internal): */
+	/*
+	 * Fair Tree scratch (internal), allocated by the first Fair Tree
+	 * run and kept for the next: other algorithms never need it, and
+	 * the stack needs one frame per level, not per node.
+	 */
 	long *ft_order; /* siblings being ranked, sorted */
 	long *ft_merge; /* merge sort's second buffer */
+	size_t ft_cap;	/* nodes ft_order and ft_merge hold */
 	struct ts_ft_frame *ft_stack;
+	size_t ft_stack_cap; /* frames */
 };
 
 /*
@@ -95,6 +101,13 @@ struct ts_fs {
  * On failure the old arrays are kept (and still freed by ts_fs_free()).
  */
 int ts_fs_alloc(struct ts_fs *fs, size_t n, struct ts_error *err);
+
+/*
+ * ts_fs_free_scratch() - release the Fair Tree scratch only (a caller
+ * done computing that keeps the results); the next Fair Tree run
+ * allocates it again.
+ */
+void ts_fs_free_scratch(struct ts_fs *fs);
 
 /* ts_fs_free() - release the arrays; fs is zeroed and may be reused. */
 void ts_fs_free(struct ts_fs *fs);

@@ -69,8 +69,9 @@ static int quoted_value(struct scan *s, const char *key, char *dst)
 		if (c == '\0' || (c == '\\' && s->text[s->pos + 1] == '\0'))
 			return ts_error_set(
 				s->err, TS_ESYNTAX, (long)open + 1,
-				"%s: quote opened at column %zu is not closed",
-				key, open + 1);
+				TS_QUOTE_FMT
+				": quote opened at column %zu is not closed",
+				TS_QUOTE(key), open + 1);
 		if (c == q)
 			break;
 		if (c == '\\') {
@@ -79,8 +80,9 @@ static int quoted_value(struct scan *s, const char *key, char *dst)
 			if (e != q && e != '\\')
 				return ts_error_set(
 					s->err, TS_ESYNTAX, (long)s->pos + 1,
-					"%s: column %zu: unknown escape \\ before %s (inside %c...%c only \\%c and \\\\ are escapes)",
-					key, s->pos + 1,
+					TS_QUOTE_FMT
+					": column %zu: unknown escape \\ before %s (inside %c...%c only \\%c and \\\\ are escapes)",
+					TS_QUOTE(key), s->pos + 1,
 					describe_char(e, buf, sizeof(buf)), q,
 					q, q);
 			c = e;
@@ -95,8 +97,9 @@ static int quoted_value(struct scan *s, const char *key, char *dst)
 	if (s->text[s->pos] != ',' && s->text[s->pos] != '\0')
 		return ts_error_set(
 			s->err, TS_ESYNTAX, (long)s->pos + 1,
-			"%s: column %zu: expected ',' after the closing quote, found %s",
-			key, s->pos + 1,
+			TS_QUOTE_FMT
+			": column %zu: expected ',' after the closing quote, found %s",
+			TS_QUOTE(key), s->pos + 1,
 			describe_char(s->text[s->pos], buf, sizeof(buf)));
 	s->out = dst + 1;
 	return TS_OK;
@@ -113,8 +116,9 @@ static int plain_value(struct scan *s, const char *key, char *dst)
 		if (c == '"' || c == '\'')
 			return ts_error_set(
 				s->err, TS_ESYNTAX, (long)s->pos + 1,
-				"%s: column %zu: quote inside an unquoted value (quote the whole value)",
-				key, s->pos + 1);
+				TS_QUOTE_FMT
+				": column %zu: quote inside an unquoted value (quote the whole value)",
+				TS_QUOTE(key), s->pos + 1);
 		s->pos++;
 	}
 	end = s->pos;
@@ -152,14 +156,17 @@ static int item(struct scan *s, const struct ts_params *list,
 		if (!strcasecmp(list->item[i].key, key))
 			return ts_error_set(
 				s->err, TS_ESYNTAX, it->key_col,
-				"%s: column %ld: key given twice (first at column %ld)",
-				key, it->key_col, list->item[i].key_col);
+				TS_QUOTE_FMT
+				": column %ld: key given twice (first at column %ld)",
+				TS_QUOTE(key), it->key_col,
+				list->item[i].key_col);
 	skip_blanks(s);
 	if (s->text[s->pos] != '=')
 		return ts_error_set(
 			s->err, TS_ESYNTAX, (long)s->pos + 1,
-			"%s: column %zu: expected '=' after the key, found %s",
-			key, s->pos + 1,
+			TS_QUOTE_FMT
+			": column %zu: expected '=' after the key, found %s",
+			TS_QUOTE(key), s->pos + 1,
 			describe_char(s->text[s->pos], buf, sizeof(buf)));
 	s->pos++;
 	skip_blanks(s);

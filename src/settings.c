@@ -33,11 +33,11 @@ struct ctx {
 static int bad_value(const struct ctx *c, int code, const char *reason)
 {
 	const struct ts_param *p = c->p;
-	size_t len = strlen(p->value);
 
 	return ts_error_set(c->err, code, p->value_col,
-			    "%s=%.40s%s (column %ld): %s", p->key, p->value,
-			    len > 40 ? "..." : "", p->value_col, reason);
+			    TS_QUOTE_FMT "=" TS_QUOTE_FMT " (column %ld): %s",
+			    TS_QUOTE(p->key), TS_QUOTE(p->value), p->value_col,
+			    reason);
 }
 
 static const char *const algo_names[] = {
@@ -240,8 +240,9 @@ int ts_settings_parse(const char *text, const struct ts_formula_vars *vars,
 		if (!k) {
 			rc = ts_error_set(
 				err, TS_EKEY, c.p->key_col,
-				"%s (column %ld): unknown key; known keys are fairshare, usage_window, usage_depth, usage_decay, fs_targets, fs_policy and formula",
-				c.p->key, c.p->key_col);
+				TS_QUOTE_FMT
+				" (column %ld): unknown key; known keys are fairshare, usage_window, usage_depth, usage_decay, fs_targets, fs_policy and formula",
+				TS_QUOTE(c.p->key), c.p->key_col);
 		} else if (!c.p->value[0]) {
 			rc = bad_value(&c, TS_EINVAL, "empty value");
 		} else {

@@ -31,6 +31,87 @@ static int grow_nodes(struct ts_tree *t, size_t cap, struct ts_error *err)
 	return TS_OK;
 }
 
+int ts_tree_reserve(struct ts_tree *t, size_t nodes, size_t name_bytes,
+		    struct ts_error *err)
+{
+	char *tmp;
+
+	if (grow_nodes(t, nodes, err))
+		return err ? err->code : TS_ENOMEM;
+	if (name_bytes <= t->names_cap)
+		return TS_OK;
+	tmp = realloc(t->names, name_bytes);
+	if (!tmp)
+		return ts_error_set(err, TS_ENOMEM, -1,
+				    "cannot grow name table to %zu",
+				    name_bytes);
+	t->names = tmp;
+	t->names_cap = name_bytes;
+	return TS_OK;
+}
+
+void ts_tree_trim_names(struct ts_tree *t)
+{
+	char *tmp;
+
+	if (!t->names || t->names_len >= t->names_cap)
+		return;
+	tmp = realloc(t->names, t->names_len ? t->names_len : 1);
+	if (tmp) {
+		t->names = tmp;
+		t->names_cap = t->names_len ? t->names_len : 1;
+	}
+}
+
+/* One per-node array in the new order: out[k] = in[order[k]]. */
+#define PERMUTE(field, type)                                                   \
+	do {                                                                   \
+		type *out = malloc(n * sizeof(*out));                          \
+		if (!out)                                                      \
+			goto nomem;                                            \
+		for (k = 0; k < n; k++)                                        \
+			out[k] = t->field[order[k]];                           \
+		free(t->field);                                                \
+		t->field = out;                                                \
+	} while (0)
+
+int ts_tree_permute(struct ts_tree *t, const long *order, struct ts_error *err)
+{
+	size_t n = t->n, k;
+	long *new_index = malloc((n ? n : 1) * sizeof(*new_index));
+
+	if (!new_index)
+		goto nomem;
+	for (k = 0; k < n; k++)
+		new_index[order[k]] = (long)k;
+	for (k = 0; k < n; k++)
+		if (k ? new_index[t->parent[order[k]]] >= (long)k
+		      : order[0] != 0) {
+			free(new_index);
+			return ts_error_set(
+				err, TS_EINVAL, (long)k,
+				"node %zu: the root is not first or a parent comes after its child",
+				k);
+		}
+	PERMUTE(shares, uint32_t);
+	PERMUTE(usage, long double);
+	PERMUTE(is_user, unsigned char);
+	PERMUTE(id, uint32_t);
+	PERMUTE(name_off, size_t);
+	PERMUTE(parent, long);
+	for (k = 1; k < n; k++)
+		t->parent[k] = new_index[t->parent[k]];
+	free(new_index);
+	/* Derived arrays only need room: finish refills them. */
+	t->cap = n;
+	return ts_tree_finish(t, err);
+nomem:
+	free(new_index);
+	return ts_error_set(err, TS_ENOMEM, -1,
+			    "cannot reorder a tree of %zu nodes", n);
+}
+#undef PERMUTE
+
 int ts_tree_init(struct ts_tree *t, size_t cap_hint, struct ts_error *err)
 {
 	memset(t, 0, sizeof(*t));

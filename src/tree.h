@@ -66,6 +66,29 @@ struct ts_tree {
 /* ts_tree_init() - an empty tree with room for cap_hint nodes (may be 0). */
 int ts_tree_init(struct ts_tree *t, size_t cap_hint, struct ts_error *err);
 
+/*
+ * ts_tree_reserve() - room for nodes nodes and name_bytes bytes of names
+ * (NULs included), so that adding that many allocates nothing and no
+ * array is larger than asked.  RET TS_OK or TS_ENOMEM.
+ */
+int ts_tree_reserve(struct ts_tree *t, size_t nodes, size_t name_bytes,
+		    struct ts_error *err);
+
+/*
+ * ts_tree_trim_names() - give back the name table's unused room (a large
+ * tree built once, read many times).  Keeps working if realloc() fails.
+ */
+void ts_tree_trim_names(struct ts_tree *t);
+
+/*
+ * ts_tree_permute() - put the nodes in a new order: new node k is old
+ * node order[k] (order a permutation of 0 .. n-1 that keeps every parent
+ * before its children, the root first).  One array is copied at a time,
+ * so it needs at most the room of one more array; the tree is finished
+ * again.  RET TS_OK, TS_EINVAL (a parent after its child) or TS_ENOMEM.
+ */
+int ts_tree_permute(struct ts_tree *t, const long *order, struct ts_error *err);
+
 /* ts_tree_free() - release everything; t may be reused after init. */
 void ts_tree_free(struct ts_tree *t);
 

@@ -67,20 +67,29 @@ struct rec {
 	uint64_t level_raw; /* raw shares of this level's kids so far */
 };
 
-/* Open-addressing map from (name, parent) to a record index. */
+#define NO_SLOT UINT32_MAX
+
+/*
+ * Open-addressing map from (name, parent) to a record index (sshare
+ * output) or a node index (tree file); 4 bytes a slot, at most half full.
+ */
 struct name_map {
 	size_t cap; /* power of two */
 	size_t n;
-	long *slot; /* record index or NO_REC */
+	uint32_t *slot; /* index or NO_SLOT */
 };
 
 struct reader {
-	char *buf; /* mutable copy of the text */
+	char *buf; /* the text, NUL-terminated line by line in place */
 	size_t len;
-	struct rec *recs;
+	struct rec *recs; /* sshare output: one per row */
 	size_t n, cap;
+	/* tree file: nodes go straight into the tree */
+	struct ts_tree *tree;
+	uint32_t *line_of;	  /* node -> its line */
+	unsigned char *has_usage; /* node -> USAGE given */
 	struct name_map accounts; /* key (name, -2) */
-	struct name_map users;	  /* key (name, parent record) */
+	struct name_map users;	  /* key (name, parent) */
 	struct ts_error *err;
 };
 
@@ -97,6 +106,17 @@ static uint64_t hash_key(const char *name, long parent)
 	return (h ^ (uint64_t)parent) * 1099511628211ULL;
 }
 
+/* The key of index x: its name and, for a user, its parent (else -2). */
+static const char *key_of(const struct reader *r, uint32_t x, long *parent)
+{
+	if (r->tree) {
+		*parent = r->tree->is_user[x] ? r->tree->parent[x] : -2;
+		return ts_tree_name(r->tree, x);
+	}
+	*parent = r->recs[x].is_user ? r->recs[x].parent : -2;
+	return r->recs[x].name;
+}
+
 static long map_find(const struct reader *r, const struct name_map *m,
 		     const char *name, long parent)
 {
@@ -105,12 +125,12 @@ static long map_find(const struct reader *r, const struct name_map *m,
 	if (!m->cap)
 		return NO_REC;
 	i = hash_key(name, parent) & (m->cap - 1);
-	for (; m->slot[i] != NO_REC; i = (i + 1) & (m->cap - 1)) {
-		const struct rec *x = &r->recs[m->slot[i]];
-		long xp = x->is_user ? x->parent : -2;
+	for (; m->slot[i] != NO_SLOT; i = (i + 1) & (m->cap - 1)) {
+		long xp;
+		const char *xn = key_of(r, m->slot[i], &xp);
 
-		if (xp == parent && !strcmp(x->name, name))
-			return m->slot[i];
+		if (xp == parent && !strcmp(xn, name))
+			return (long)m->slot[i];
 	}
 	return NO_REC;
 }
@@ -120,14 +140,13 @@ static long map_find(const struct reader *r, const struct name_map *m,
  * table m, doubling it (and rehashing) past half full.  RET TS_OK or
  * TS_ENOMEM.
  */
-static int map_insert(struct reader *r, struct name_map *m, long idx,
-		      long parent)
+static int map_insert(struct reader *r, struct name_map *m, long idx)
 {
 	size_t i;
 
 	if (2 * (m->n + 1) > m->cap) {
 		size_t cap = m->cap ? 2 * m->cap : 64, k;
-		long *slot = malloc(cap * sizeof(*slot));
+		uint32_t *slot = malloc(cap * sizeof(*slot));
 		struct name_map bigger = { cap, 0, slot };
 
 		if (!slot)
@@ -135,17 +154,17 @@ static int map_insert(struct reader *r, struct name_map *m, long idx,
 					    "cannot grow name table to %zu",
 					    cap);
 		for (k = 0; k < cap; k++)
-			slot[k] = NO_REC;
+			slot[k] = NO_SLOT;
 		for (k = 0; k < m->cap; k++) {
-			long x = m->slot[k];
-			const struct rec *xr;
+			uint32_t x = m->slot[k];
+			const char *xn;
+			long xp;
 
-			if (x == NO_REC)
+			if (x == NO_SLOT)
 				continue;
-			xr = &r->recs[x];
-			i = hash_key(xr->name, xr->is_user ? xr->parent : -2) &
-			    (cap - 1);
-			while (slot[i] != NO_REC)
+			xn = key_of(r, x, &xp);
+			i = hash_key(xn, xp) & (cap - 1);
+			while (slot[i] != NO_SLOT)
 				i = (i + 1) & (cap - 1);
 			slot[i] = x;
 			bigger.n++;
@@ -153,10 +172,15 @@ static int map_insert(struct reader *r, struct name_map *m, long idx,
 		free(m->slot);
 		*m = bigger;
 	}
-	i = hash_key(r->recs[idx].name, parent) & (m->cap - 1);
-	while (m->slot[i] != NO_REC)
+	{
+		long xp;
+		const char *xn = key_of(r, (uint32_t)idx, &xp);
+
+		i = hash_key(xn, xp) & (m->cap - 1);
+	}
+	while (m->slot[i] != NO_SLOT)
 		i = (i + 1) & (m->cap - 1);
-	m->slot[i] = idx;
+	m->slot[i] = (uint32_t)idx;
 	m->n++;
 	return TS_OK;
 }
@@ -286,41 +310,54 @@ static long double usage_slack(long double v)
 /* ---------------------------------------------------------------- */
 
 /*
- * Tree file: fill missing usage bottom-up and check given ones.  Records
- * are parents-first, so one backward pass sees all children first.
+ * Tree file: fill missing usage bottom-up and check given ones.  Nodes
+ * are parents-first, so one backward pass sees all children first.  A
+ * sum above DBL_MAX (the largest usage a line may give, and what Slurm's
+ * double usage columns hold) is refused, not printed as inf.
  */
 static int sum_usage(struct reader *r)
 {
+	struct ts_tree *t = r->tree;
+	long double *kids = calloc(t->n, sizeof(*kids));
 	size_t i;
+	int rc = TS_OK;
 
-	for (i = r->n; i-- > 0;) {
-		struct rec *x = &r->recs[i];
+	if (!kids)
+		return ts_error_set(r->err, TS_ENOMEM, -1, "out of memory");
+	for (i = t->n; i-- > 0 && rc == TS_OK;) {
+		long line = (long)r->line_of[i];
+		const char *name = ts_tree_name(t, i);
 
-		if (x->is_user) {
-			if (!x->has_usage)
-				x->usage = 0;
-		} else if (!x->has_usage) {
-			x->usage = x->kids_usage;
-		} else if (x->usage + usage_slack(x->kids_usage) <
-			   x->kids_usage) {
+		if (t->is_user[i]) {
+			/* given or 0: as ts_tree_add() stored it */
+		} else if (!r->has_usage[i]) {
+			t->usage[i] = kids[i];
+		} else if (t->usage[i] + usage_slack(kids[i]) < kids[i]) {
 			if (i == 0)
-				return ts_error_set(
-					r->err, TS_EINVAL, x->line,
+				rc = ts_error_set(
+					r->err, TS_EINVAL, line,
 					"line %ld: root usage %.6Lg is less than its children's sum %.6Lg",
-					x->line, x->usage, x->kids_usage);
-			return ts_error_set(
-				r->err, TS_EINVAL, x->line,
-				"line %ld: account \"%s\" usage %.6Lg is less than its children's sum %.6Lg",
-				x->line, x->name, x->usage, x->kids_usage);
+					line, t->usage[i], kids[i]);
+			else
+				rc = ts_error_set(
+					r->err, TS_EINVAL, line,
+					"line %ld: account \"%s\" usage %.6Lg is less than its children's sum %.6Lg",
+					line, name, t->usage[i], kids[i]);
+			break;
 		}
-		if (!isfinite(x->usage))
-			return ts_error_set(r->err, TS_ERANGE, x->line,
-					    "line %ld: usage sum overflows",
-					    x->line);
-		if (x->parent != NO_REC)
-			r->recs[x->parent].kids_usage += x->usage;
+		if (t->usage[i] > DBL_MAX) {
+			rc = ts_error_set(
+				r->err, TS_ERANGE, line,
+				"line %ld: usage of %s \"%s\" adds up to %.6Lg, above 1.8e308 (the largest usage a line may give)",
+				line, i ? "account" : "the", i ? name : "root",
+				t->usage[i]);
+			break;
+		}
+		if (i)
+			kids[t->parent[i]] += t->usage[i];
 	}
-	return TS_OK;
+	free(kids);
+	return rc;
 }
 
 static int tree_from_records(struct reader *r, struct ts_tree *t)
@@ -422,15 +459,18 @@ static int too_deep(struct reader *r, long line)
 
 /*
  * One line of a tree file, split into tok[0 .. n): root, account or user
- * (tree_file.h), checked and added as a record.  *root_line is the line
+ * (tree_file.h), checked and added to the tree.  *root_line is the line
  * that gave the root's usage, 0 until one has.  RET TS_OK or the error.
  */
 static int tree_line(struct reader *r, long line, char **tok, size_t n,
 		     long *root_line)
 {
+	struct ts_tree *t = r->tree;
+	struct ts_error terr = TS_ERROR_INIT;
 	int is_user;
 	long parent, idx, dup;
-	struct rec *x;
+	uint32_t shares;
+	long double usage = 0;
 
 	if (!strcmp(tok[0], "root")) {
 		if (n != 2)
@@ -443,9 +483,9 @@ static int tree_line(struct reader *r, long line, char **tok, size_t n,
 				"line %ld: root usage already given on line %ld",
 				line, *root_line);
 		*root_line = line;
-		r->recs[0].line = line;
-		r->recs[0].has_usage = 1;
-		return parse_usage(r, line, tok[1], &r->recs[0].usage);
+		r->line_of[0] = (uint32_t)line;
+		r->has_usage[0] = 1;
+		return parse_usage(r, line, tok[1], &t->usage[0]);
 	}
 	if (!strcmp(tok[0], "account"))
 		is_user = 0;
@@ -484,39 +524,56 @@ static int tree_line(struct reader *r, long line, char **tok, size_t n,
 			return ts_error_set(
 				r->err, TS_EINVAL, line,
 				"line %ld: user \"%s\" under \"%s\" already defined on line %ld",
-				line, tok[1], tok[2], r->recs[dup].line);
+				line, tok[1], tok[2], (long)r->line_of[dup]);
 		return ts_error_set(
 			r->err, TS_EINVAL, line,
 			"line %ld: account \"%s\" already defined on line %ld",
-			line, tok[1], r->recs[dup].line);
+			line, tok[1], (long)r->line_of[dup]);
 	}
-	if (r->recs[parent].depth >= TS_TREE_FILE_MAX_DEPTH)
+	/* t->depth holds each node's depth until ts_tree_finish() */
+	if (t->depth[parent] >= TS_TREE_FILE_MAX_DEPTH)
 		return too_deep(r, line);
-	idx = add_rec(r, line, is_user, tok[1], parent);
-	if (idx == NO_REC)
+	if (parse_shares(r, line, tok[3], &shares))
 		return r->err->code;
-	x = &r->recs[idx];
-	x->depth = r->recs[parent].depth + 1;
-	if (parse_shares(r, line, tok[3], &x->shares))
+	if (n == 5 && parse_usage(r, line, tok[4], &usage))
 		return r->err->code;
-	if (n == 5) {
-		if (parse_usage(r, line, tok[4], &x->usage))
-			return r->err->code;
-		x->has_usage = 1;
-	}
-	return is_user ? map_insert(r, &r->users, idx, parent)
-		       : map_insert(r, &r->accounts, idx, -2);
+	idx = ts_tree_add(t, parent, tok[1], is_user, shares, usage,
+			  (uint32_t)t->n, &terr);
+	if (idx < 0)
+		return ts_error_set(r->err, terr.code, line, "line %ld: %s",
+				    line, terr.msg);
+	t->depth[idx] = t->depth[parent] + 1;
+	r->line_of[idx] = (uint32_t)line;
+	r->has_usage[idx] = n == 5;
+	return map_insert(r, is_user ? &r->users : &r->accounts, idx);
 }
 
+/*
+ * The tree file, read straight into the tree: room for one node a line
+ * and the names taken from the text, so nothing grows (and no array has
+ * room to spare) however large the file.
+ */
 static int read_tree_file(struct reader *r)
 {
-	size_t pos = 0;
+	struct ts_error terr = TS_ERROR_INIT;
+	struct ts_tree *t = r->tree;
+	size_t pos = 0, lines = 0, i;
 	long line = 0, root_line = 0;
 	char *text, *tok[MAX_TOKENS];
 
-	if (add_rec(r, 0, 0, "root", NO_REC) == NO_REC)
-		return r->err->code;
-	r->recs[0].shares = 1;
+	for (i = 0; i < r->len; i++)
+		lines += r->buf[i] == '\n';
+	if (r->len && r->buf[r->len - 1] != '\n')
+		lines++;
+	if (ts_tree_reserve(t, lines + 1, 0, &terr))
+		return ts_error_set(r->err, terr.code, -1, "%s", terr.msg);
+	r->line_of = calloc(lines + 1, sizeof(*r->line_of));
+	r->has_usage = calloc(lines + 1, sizeof(*r->has_usage));
+	if (!r->line_of || !r->has_usage)
+		return ts_error_set(r->err, TS_ENOMEM, -1, "out of memory");
+	if (ts_tree_add(t, TS_NO_NODE, "root", 0, 1, 0, 0, &terr) < 0)
+		return ts_error_set(r->err, terr.code, -1, "%s", terr.msg);
+	t->depth[0] = 0;
 	while ((text = next_line(r, &pos))) {
 		size_t n = split_blanks(text, tok);
 
@@ -524,7 +581,12 @@ static int read_tree_file(struct reader *r)
 		if (n && tree_line(r, line, tok, n, &root_line))
 			return r->err->code;
 	}
-	return sum_usage(r);
+	if (sum_usage(r))
+		return r->err->code;
+	ts_tree_trim_names(t);
+	if (ts_tree_finish(t, &terr))
+		return ts_error_set(r->err, terr.code, -1, "%s", terr.msg);
+	return TS_OK;
 }
 
 /* ---------------------------------------------------------------- */
@@ -867,7 +929,7 @@ static int place_rows(struct reader *r, int fair_tree)
 		r->recs[p].last_account_kid = (long)i;
 		depth = (size_t)k + 1;
 		stack[depth++] = (long)i;
-		if (map_insert(r, &r->accounts, (long)i, -2))
+		if (map_insert(r, &r->accounts, (long)i))
 			break;
 	}
 	free(stack);
@@ -916,7 +978,7 @@ static int read_sshare(struct reader *r, int *fair_tree)
 			r->err, TS_EINVAL, header_line,
 			"line %ld: no association rows after the header",
 			header_line);
-	if (map_insert(r, &r->accounts, 0, -2))
+	if (map_insert(r, &r->accounts, 0))
 		return r->err->code;
 	return place_rows(r, *fair_tree);
 }
@@ -951,13 +1013,15 @@ static enum ts_tree_format detect(const char *text, size_t len)
 	return TS_TREE_FORMAT_TREE;
 }
 
-int ts_tree_file_parse(const char *text, size_t len, enum ts_tree_format format,
-		       struct ts_tree *t, struct ts_tree_file_info *info,
-		       struct ts_error *err)
+/* Both entry points: buf[0 .. len) is the text, buf[len] writable. */
+static int parse(char *buf, size_t len, enum ts_tree_format format,
+		 struct ts_tree *t, struct ts_tree_file_info *info,
+		 struct ts_error *err)
 {
 	struct ts_error local = TS_ERROR_INIT;
 	struct reader r;
 	const char *nul;
+	size_t lines = 0, i;
 	int fair_tree = -1, rc;
 
 	memset(&r, 0, sizeof(r));
@@ -968,48 +1032,70 @@ int ts_tree_file_parse(const char *text, size_t len, enum ts_tree_format format,
 		info->fair_tree = -1;
 		info->lines = 0;
 	}
-	nul = len ? memchr(text, '\0', len) : NULL;
+	nul = len ? memchr(buf, '\0', len) : NULL;
 	if (nul) {
 		long line = 1;
 		const char *p;
 
-		for (p = text; p < nul; p++)
+		for (p = buf; p < nul; p++)
 			line += *p == '\n';
 		return ts_error_set(r.err, TS_ESYNTAX, line,
 				    "line %ld: NUL byte in the text", line);
 	}
+	for (i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	if (len && buf[len - 1] != '\n')
+		lines++;
 	if (format == TS_TREE_FORMAT_AUTO)
-		format = detect(text, len);
-	r.buf = malloc(len + 1);
-	if (!r.buf)
-		return ts_error_set(r.err, TS_ENOMEM, -1, "out of memory");
-	if (len)
-		memcpy(r.buf, text, len);
-	r.buf[len] = '\0';
+		format = detect(buf, len);
+	buf[len] = '\0';
+	r.buf = buf;
 	r.len = len;
 	if (format == TS_TREE_FORMAT_SSHARE) {
 		rc = read_sshare(&r, &fair_tree);
+		if (rc == TS_OK)
+			rc = tree_from_records(&r, t);
 	} else {
 		format = TS_TREE_FORMAT_TREE;
+		r.tree = t;
 		rc = read_tree_file(&r);
 	}
-	if (rc == TS_OK)
-		rc = tree_from_records(&r, t);
 	if (info) {
-		size_t i;
-
 		info->format = format;
 		info->fair_tree = fair_tree;
-		for (i = 0; i < len; i++)
-			info->lines += text[i] == '\n';
-		if (len && text[len - 1] != '\n')
-			info->lines++;
+		info->lines = lines;
 	}
 	free(r.accounts.slot);
 	free(r.users.slot);
 	free(r.recs);
-	free(r.buf);
+	free(r.line_of);
+	free(r.has_usage);
 	if (rc != TS_OK)
 		ts_tree_reset(t);
 	return rc;
+}
+
+int ts_tree_file_parse(const char *text, size_t len, enum ts_tree_format format,
+		       struct ts_tree *t, struct ts_tree_file_info *info,
+		       struct ts_error *err)
+{
+	char *buf = malloc(len + 1);
+	int rc;
+
+	ts_tree_reset(t);
+	if (!buf)
+		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
+	if (len)
+		memcpy(buf, text, len);
+	rc = parse(buf, len, format, t, info, err);
+	free(buf);
+	return rc;
+}
+
+int ts_tree_file_parse_in_place(char *text, size_t len,
+				enum ts_tree_format format, struct ts_tree *t,
+				struct ts_tree_file_info *info,
+				struct ts_error *err)
+{
+	return parse(text, len, format, t, info, err);
 }

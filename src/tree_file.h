@@ -24,7 +24,8 @@
  *                     and siblings share one RawShares/NormShares ratio.
  *
  * The parser reads a buffer (no I/O), allocates only temporaries, and
- * fills a struct ts_tree the caller initialised: node 0 is the root
+ * fills a struct ts_tree the caller initialised (a tree file is read
+ * straight into it, sized to the file's line count): node 0 is the root
  * "root", the others follow in file order, each usage includes its
  * subtree, and the tree is finished (ts_tree_finish).  Node ids are the
  * node index for a tree file and sshare's ID column when present.
@@ -78,6 +79,18 @@ struct ts_tree_file_info {
 int ts_tree_file_parse(const char *text, size_t len, enum ts_tree_format format,
 		       struct ts_tree *t, struct ts_tree_file_info *info,
 		       struct ts_error *err);
+
+/*
+ * ts_tree_file_parse_in_place() - the same on a buffer the caller gives
+ * up: text[0 .. len) is read and overwritten (lines are cut in place)
+ * and text[len] must exist (a NUL goes there); no copy of the text is
+ * made, so a large file costs its own size once.  The tree keeps copies
+ * of the names: text may be freed afterwards.
+ */
+int ts_tree_file_parse_in_place(char *text, size_t len,
+				enum ts_tree_format format, struct ts_tree *t,
+				struct ts_tree_file_info *info,
+				struct ts_error *err);
 
 /*
  * The two field syntaxes, for other inputs that take the same values

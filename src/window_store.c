@@ -17,93 +17,20 @@
 #include <string.h>
 
 #include "atomic_file.h"
+#include "kept_file.h"
+#include "crc32.h"
+#include "state_bytes.h"
 #include "whole_file.h"
 #include "window_store.h"
 
 #define MAGIC	     "TSWINDOW"
 #define HEADER_BYTES 56
 #define CRC_BYTES    4
-#define VALUE_BYTES  12
-
-/*
- * CRC-32, reflected polynomial 0xEDB88320, four bits at a time: entry i
- * is the CRC register after shifting nibble i through 4 rounds.
- */
-static const uint32_t crc_nibble[16] = {
-	0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac, 0x76dc4190, 0x6b6b51f4,
-	0x4db26158, 0x5005713c, 0xedb88320, 0xf00f9344, 0xd6d6a3e8, 0xcb61b38c,
-	0x9b64c2b0, 0x86d3d2d4, 0xa00ae278, 0xbdbdf21c,
-};
+#define VALUE_BYTES  TS_VALUE_BYTES
 
 uint32_t ts_window_store_crc32(uint32_t crc, const void *buf, size_t len)
 {
-	const unsigned char *p = buf;
-	size_t i;
-
-	crc = ~crc;
-	for (i = 0; i < len; i++) {
-		crc ^= p[i];
-		crc = (crc >> 4) ^ crc_nibble[crc & 15];
-		crc = (crc >> 4) ^ crc_nibble[crc & 15];
-	}
-	return ~crc;
-}
-
-static void put32(unsigned char *p, uint32_t v)
-{
-	int i;
-
-	for (i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-	int i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
-/* A long double as m * 2^(e - 64), exact for a 64-bit significand. */
-static void put_value(unsigned char *p, long double v)
-{
-	uint64_t m = 0;
-	int e = 0;
-
-	if (v > 0) {
-		long double f = frexpl(v, &e); /* [0.5, 1) */
-
-		m = (uint64_t)ldexpl(f, 64);
-	}
-	put64(p, m);
-	put32(p + 8, (uint32_t)e);
-}
-
-static int get_value(const unsigned char *p, long double *v)
-{
-	uint64_t m = get64(p);
-	int32_t e = (int32_t)get32(p + 8);
-
-	if (m == 0) {
-		*v = 0;
-		return e == 0;
-	}
-	if (!(m >> 63) || e > LDBL_MAX_EXP || e < LDBL_MIN_EXP - 64)
-		return 0;
-	*v = ldexpl((long double)m, e - 64);
-	return *v - *v == 0 && *v >= 0; /* finite; see windows.c */
+	return ts_crc32(crc, buf, len);
 }
 
 static uint64_t body_bytes(uint64_t depth, uint64_t n)
@@ -131,28 +58,28 @@ int ts_window_store_encode(const struct ts_windows *w, int64_t now,
 			"cannot allocate %zu bytes for the usage windows",
 			total);
 	memcpy(b, MAGIC, 8);
-	put32(b + 8, TS_WINDOW_STORE_VERSION);
-	put32(b + 12, 0);
-	put64(b + 16, body);
-	put64(b + 24, (uint64_t)now);
+	ts_put32(b + 8, TS_WINDOW_STORE_VERSION);
+	ts_put32(b + 12, 0);
+	ts_put64(b + 16, body);
+	ts_put64(b + 24, (uint64_t)now);
 	memcpy(&decay_bits, &decay, 8);
-	put64(b + 32, decay_bits);
-	put32(b + 40, w->interval);
-	put32(b + 44, w->depth);
-	put32(b + 48, (uint32_t)w->n);
-	put32(b + 52, 0);
+	ts_put64(b + 32, decay_bits);
+	ts_put32(b + 40, w->interval);
+	ts_put32(b + 44, w->depth);
+	ts_put32(b + 48, (uint32_t)w->n);
+	ts_put32(b + 52, 0);
 	p = b + HEADER_BYTES;
 	for (k = 0; k <= w->depth; k++, p += 8)
-		put64(p, (uint64_t)w->bound[k]);
+		ts_put64(p, (uint64_t)w->bound[k]);
 	for (k = 0; k < w->depth; k++, p += VALUE_BYTES)
-		put_value(p, w->total[k]);
+		ts_put_value(p, w->total[k]);
 	for (s = 0; s < w->n; s++) {
-		put32(p, w->id[s]);
+		ts_put32(p, w->id[s]);
 		p += 4;
 		for (k = 0; k < w->depth; k++, p += VALUE_BYTES)
-			put_value(p, w->usage[s * w->depth + k]);
+			ts_put_value(p, w->usage[s * w->depth + k]);
 	}
-	put32(p, ts_window_store_crc32(0, b, total - CRC_BYTES));
+	ts_put32(p, ts_window_store_crc32(0, b, total - CRC_BYTES));
 	*buf = b;
 	*len = total;
 	return TS_OK;
@@ -173,8 +100,8 @@ static int check_image(const unsigned char *b, size_t len, struct ts_error *err)
 			err, TS_ECORRUPT, -1,
 			"truncated: %zu bytes, the header alone needs %d", len,
 			HEADER_BYTES + CRC_BYTES);
-	body = get64(b + 16);
-	stored = get32(b + len - CRC_BYTES);
+	body = ts_get64(b + 16);
+	stored = ts_get32(b + len - CRC_BYTES);
 	crc = ts_window_store_crc32(0, b, len - CRC_BYTES);
 	if (crc != stored) {
 		if (body != len - HEADER_BYTES - CRC_BYTES)
@@ -206,13 +133,13 @@ static int decode_body(const unsigned char *b, struct ts_windows *w,
 		       struct ts_error *err)
 {
 	const unsigned char *p = b + HEADER_BYTES;
-	uint32_t depth = w->depth, k, n = get32(b + 48);
+	uint32_t depth = w->depth, k, n = ts_get32(b + 48);
 	const int64_t lo = -TS_WINDOWS_TIME_MAX;
 	const int64_t hi = TS_WINDOWS_TIME_MAX + (int64_t)UINT32_MAX;
 	size_t s;
 
 	for (k = 0; k <= depth; k++, p += 8) {
-		int64_t v = (int64_t)get64(p);
+		int64_t v = (int64_t)ts_get64(p);
 
 		if (v <= lo || v > hi || (k && v >= w->bound[k - 1]))
 			return ts_error_set(
@@ -227,13 +154,13 @@ static int decode_body(const unsigned char *b, struct ts_windows *w,
 			"end of the current window %lld is not a positive multiple of %u s",
 			(long long)w->bound[0], w->interval);
 	for (k = 0; k < depth; k++, p += VALUE_BYTES)
-		if (!get_value(p, &w->total[k]))
+		if (!ts_get_value(p, &w->total[k]))
 			return ts_error_set(
 				err, TS_ECORRUPT, -1,
 				"total of window %u is not a finite number >= 0",
 				k);
 	for (s = 0; s < n; s++) {
-		uint32_t id = get32(p);
+		uint32_t id = ts_get32(p);
 		long slot;
 
 		p += 4;
@@ -244,7 +171,7 @@ static int decode_body(const unsigned char *b, struct ts_windows *w,
 			return ts_error_set(err, TS_ECORRUPT, -1,
 					    "association %u appears twice", id);
 		for (k = 0; k < depth; k++, p += VALUE_BYTES)
-			if (!get_value(p, &w->usage[s * depth + k]))
+			if (!ts_get_value(p, &w->usage[s * depth + k]))
 				return ts_error_set(
 					err, TS_ECORRUPT, -1,
 					"association %u: usage of window %u is not a finite number >= 0",
@@ -266,20 +193,20 @@ int ts_window_store_decode(const void *buf, size_t len, struct ts_windows *w,
 	rc = check_image(b, len, err);
 	if (rc)
 		return rc;
-	version = get32(b + 8);
+	version = ts_get32(b + 8);
 	if (version != TS_WINDOW_STORE_VERSION)
 		return ts_error_set(err, TS_ECORRUPT, -1,
 				    "format version %u, this build reads %d",
 				    version, TS_WINDOW_STORE_VERSION);
-	if (get32(b + 12) || get32(b + 52))
+	if (ts_get32(b + 12) || ts_get32(b + 52))
 		return ts_error_set(err, TS_ECORRUPT, -1,
 				    "unknown flags 0x%08x or reserved 0x%08x",
-				    get32(b + 12), get32(b + 52));
-	decay_bits = get64(b + 32);
+				    ts_get32(b + 12), ts_get32(b + 52));
+	decay_bits = ts_get64(b + 32);
 	memcpy(&decay, &decay_bits, 8);
-	interval = get32(b + 40);
-	depth = get32(b + 44);
-	n = get32(b + 48);
+	interval = ts_get32(b + 40);
+	depth = ts_get32(b + 44);
+	n = ts_get32(b + 48);
 	if (depth < 1 || depth > TS_WINDOWS_DEPTH_MAX || interval < 1 ||
 	    !(decay >= 0 && decay <= 1))
 		return ts_error_set(
@@ -301,7 +228,7 @@ int ts_window_store_decode(const void *buf, size_t len, struct ts_windows *w,
 		return rc;
 	}
 	if (saved_at)
-		*saved_at = (int64_t)get64(b + 24);
+		*saved_at = (int64_t)ts_get64(b + 24);
 	return TS_OK;
 }
 
@@ -362,20 +289,12 @@ int ts_window_store_load(const char *path, struct ts_windows *w,
 	return rc;
 }
 
-/* PATH is worth keeping as PATH.prev if it is complete and ours. */
-static int is_good_copy(const char *path)
+/* A complete file of ours: the copy a save keeps as PATH.prev. */
+static int complete(const void *buf, size_t len)
 {
 	struct ts_error ignored = TS_ERROR_INIT;
-	char *buf;
-	size_t len;
-	int good;
 
-	if (ts_whole_file_read(path, TS_WINDOW_STORE_MAX_BYTES, &buf, &len,
-			       &ignored))
-		return 0;
-	good = check_image((unsigned char *)buf, len, &ignored) == TS_OK;
-	free(buf);
-	return good;
+	return check_image(buf, len, &ignored) == TS_OK;
 }
 
 int ts_window_store_save(const char *path, const struct ts_windows *w,
@@ -395,11 +314,11 @@ int ts_window_store_save(const char *path, const struct ts_windows *w,
 int ts_window_store_save_image(const char *path, const void *image, size_t len,
 			       struct ts_error *err)
 {
-	static const struct ts_atomic_file how = {
-		.tmp_suffix = ".new",
+	static const struct ts_kept_file how = {
 		.prev_suffix = ".prev",
-		.worth_keeping = is_good_copy,
+		.max_bytes = TS_WINDOW_STORE_MAX_BYTES,
+		.complete = complete,
 	};
 
-	return ts_atomic_file_write(path, image, len, &how, err);
+	return ts_kept_file_save(path, image, len, &how, err);
 }

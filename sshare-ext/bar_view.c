@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "extended.h"
 #include "views.h"
 
 #define NAME_WIDTH 24
@@ -68,7 +69,6 @@ static void bar(FILE *f, double used, double target)
 void bar_view(FILE *f, const struct share_set *s)
 {
 	const struct ts_tree *t = &s->tree;
-	const struct ts_fs *fs = &s->fs[SLOT_CLASSIC];
 	size_t i;
 
 	if (!s->have_ext)
@@ -76,10 +76,10 @@ void bar_view(FILE *f, const struct share_set *s)
 	fprintf(f, "%-*s %s\n", NAME_WIDTH, "ENTITY",
 		"USAGE AGAINST TARGET (| target, end 2x)");
 	for (i = 0; i < t->n; i++) {
-		double used = i			? (double)fs->usage_norm[i]
+		double used = i			? extended_usage_norm(s, i)
 			      : t->usage[0] > 0 ? 1.0
 						: 0.0;
-		double target = fs->pbs_perc[i];
+		double target = s->ext.perc[i];
 
 		name_cell(f, t, i);
 		if (target > 0) {

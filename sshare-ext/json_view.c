@@ -147,8 +147,10 @@ void json_view(FILE *f, const struct share_set *s)
 	fprintf(f, "  \"damp\": %.17g,\n", s->damp);
 	fputs("  \"associations\": [", f);
 	for (i = 0; i < s->n; i++) {
+		struct share_row tmp;
+
 		fputs(i ? ",\n" : "\n", f);
-		print_row(f, s, &s->rows[i]);
+		print_row(f, s, share_set_row(s, i, &tmp));
 	}
 	fputs(s->n ? "\n  ]\n}\n" : "]\n}\n", f);
 }

@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "clusters.h"
@@ -25,12 +26,24 @@ static int report_error(const char *msg)
 	return EXIT_FAILURE;
 }
 
+/*
+ * An error message that filled its buffer was cut: say so with "...".
+ * The buffers hold a path (4096) and a ts_error message (1024) with room
+ * to spare, so this is for the unforeseen.
+ */
+static void mark_cut(char *msg, size_t len)
+{
+	if (len > 4 && strlen(msg) == len - 1)
+		memcpy(msg + len - 4, "...", 4);
+}
+
 static int parse_fields(const char *spec, struct field_list *list)
 {
 	char bad[256], msg[300];
 
 	if (!fields_parse(spec, list, bad, sizeof(bad)))
 		return 0;
+	mark_cut(bad, sizeof(bad));
 	snprintf(msg, sizeof(msg), "Invalid field requested: \"%s\"", bad);
 	report_error(msg);
 	return -1;
@@ -43,7 +56,7 @@ static int parse_fields(const char *spec, struct field_list *list)
 static int load_and_print(const struct cli *c, struct share_set *s)
 {
 	struct field_list list = { .n = 0 };
-	char msg[512];
+	char msg[8192];
 	int need_tree, rc;
 
 	if (c->format && parse_fields(c->format, &list))
@@ -51,11 +64,13 @@ static int load_and_print(const struct cli *c, struct share_set *s)
 	need_tree = c->view != VIEW_TABLE ||
 		    (c->format ? fields_any_extended(&list) : c->long_flag);
 	if (c->input)
-		rc = share_file_load(s, c, msg, sizeof(msg));
+		rc = share_file_load(s, c, need_tree, msg, sizeof(msg));
 	else
 		rc = shares_rpc_load(s, c, need_tree, msg, sizeof(msg));
-	if (rc < 0)
+	if (rc < 0) {
+		mark_cut(msg, sizeof(msg));
 		return report_error(msg);
+	}
 	if (rc > 0)
 		return EXIT_SUCCESS; /* the controller had nothing to say */
 

@@ -41,13 +41,13 @@ static void ratio(char *buf, size_t len, long double usage, double perc)
 static void path_line(FILE *f, const struct share_set *s, long i)
 {
 	const struct ts_tree *t = &s->tree;
-	const struct ts_fs *fs = &s->fs[SLOT_CLASSIC];
+	const struct share_ext *e = &s->ext;
 	char r[64];
 
-	ratio(r, sizeof(r), t->usage[i], fs->pbs_perc[i]);
+	ratio(r, sizeof(r), t->usage[i], e->perc[i]);
 	fprintf(f, "%-10s: %5u %10.0Lf / %.3f = %s\n",
 		i ? ts_tree_name(t, (size_t)i) : "TREEROOT", t->id[i],
-		t->usage[i], fs->pbs_perc[i], r);
+		t->usage[i], e->perc[i], r);
 }
 
 /* Root first; a loop, not recursion: a file may nest very deep. */
@@ -69,7 +69,7 @@ static void path(FILE *f, const struct share_set *s, long i)
 static void entity(FILE *f, const struct share_set *s, long i)
 {
 	const struct ts_tree *t = &s->tree;
-	const struct ts_fs *fs = &s->fs[SLOT_CLASSIC];
+	const struct share_ext *e = &s->ext;
 	char r[64];
 
 	fprintf(f, "fairshare entity: %s\n",
@@ -85,10 +85,10 @@ static void entity(FILE *f, const struct share_set *s, long i)
 		fprintf(f, "Shares\t\t\t\t\t: parent\n");
 	else
 		fprintf(f, "Shares\t\t\t\t\t: %u\n", t->shares[i]);
-	fprintf(f, "Percentage\t\t\t\t: %f%%\n", fs->pbs_perc[i] * 100.0);
-	fprintf(f, "fairshare_tree_usage\t: %f\n", fs->pbs_tree_usage[i]);
+	fprintf(f, "Percentage\t\t\t\t: %f%%\n", e->perc[i] * 100.0);
+	fprintf(f, "fairshare_tree_usage\t: %f\n", e->tree_usage[i]);
 	fprintf(f, "usage\t\t\t\t\t: %.0Lf (RawUsage)\n", t->usage[i]);
-	ratio(r, sizeof(r), t->usage[i], fs->pbs_perc[i]);
+	ratio(r, sizeof(r), t->usage[i], e->perc[i]);
 	fprintf(f, "usage/perc\t\t\t\t: %s\n", r);
 	fprintf(f, "Path from root: \n");
 	path(f, s, i);

@@ -37,19 +37,8 @@ int share_row_wanted(const struct cli *c, int is_user, const char *name,
 	return 1;
 }
 
-static uint64_t usage_u64(long double u)
-{
-	/* the RPC truncates; keep clear of Slurm's NO_VAL64 markers */
-	if (!(u >= 0))
-		return 0;
-	if (u >= 18446744073709549568.0L)
-		return SHARE_NO_VAL64 - 1;
-	return (uint64_t)u;
-}
-
-/* The displayed rows: the chosen algorithm's columns, filtered. */
-static int fill_rows(struct share_set *s, const struct cli *c,
-		     const struct ts_fs *fs)
+/* The displayed rows: the tree nodes the filters let through. */
+static int fill_rows(struct share_set *s, const struct cli *c)
 {
 	const struct ts_tree *t = &s->tree;
 	size_t i;
@@ -58,43 +47,27 @@ static int fill_rows(struct share_set *s, const struct cli *c,
 		const char *name = ts_tree_name(t, i);
 		const char *parent =
 			i ? ts_tree_name(t, (size_t)t->parent[i]) : NULL;
-		struct share_row *r;
 
-		if (!share_row_wanted(c, t->is_user[i], name,
-				      t->is_user[i] ? parent : name))
-			continue;
-		if (!(r = share_set_add(s)))
+		if (share_row_wanted(c, t->is_user[i], name,
+				     t->is_user[i] ? parent : name) &&
+		    share_set_add_node(s, i))
 			return -1;
-		r->node = (long)i;
-		r->id = t->id[i];
-		r->is_user = t->is_user[i];
-		r->name = strdup(name);
-		r->parent = share_set_strdup(parent);
-		if (!r->name || (parent && !r->parent))
-			return -1;
-		if (i == 0)
-			r->shares_raw = SHARE_NO_VAL;
-		else if (t->shares[i] == TS_SHARES_PARENT)
-			r->shares_raw = SHARE_USE_PARENT;
-		else
-			r->shares_raw = t->shares[i];
-		r->shares_norm = fs->shares_norm[i];
-		r->usage_raw = usage_u64(t->usage[i]);
-		r->usage_norm = (double)fs->usage_norm[i];
-		r->usage_efctv = (double)fs->usage_efctv[i];
-		r->fs_factor = fs->fs_factor[i];
-		r->level_fs = (double)fs->level_fs[i];
 	}
 	return 0;
 }
 
-int share_file_load(struct share_set *s, const struct cli *c, char *msg,
-		    size_t len)
+/*
+ * Memory: the text is parsed in place and freed before anything else is
+ * allocated; the tree is put in Slurm's order in place; the algorithms
+ * share one set of results (extended.c); rows are not stored.  So the
+ * peak is the tree, one set of results and a few columns: about 210
+ * bytes an association (docs/sshare-ext.1, FILES).
+ */
+int share_file_load(struct share_set *s, const struct cli *c, int need_ext,
+		    char *msg, size_t len)
 {
 	struct ts_error err = TS_ERROR_INIT;
 	struct ts_tree_file_info info;
-	struct ts_tree raw;
-	struct ts_fs fs = { 0 };
 	struct ts_fs_config cfg;
 	char *text = NULL;
 	size_t n = 0;
@@ -104,24 +77,25 @@ int share_file_load(struct share_set *s, const struct cli *c, char *msg,
 		snprintf(msg, len, "cannot read %s: %s", c->input, err.msg);
 		return -1;
 	}
-	if (ts_tree_init(&raw, 0, &err)) {
+	if (ts_tree_init(&s->tree, 0, &err)) {
 		snprintf(msg, len, "%s", err.msg);
 		free(text);
 		return -1;
 	}
-	if (ts_tree_file_parse(text, n, TS_TREE_FORMAT_AUTO, &raw, &info,
-			       &err)) {
-		snprintf(msg, len, "%s: %s", c->input, err.msg);
-		goto out;
-	}
-	if (what_if_apply(&raw, c->what_ifs, c->n_what_ifs, msg, len))
-		goto out;
-	if (ts_tree_init(&s->tree, raw.n, &err) ||
-	    slurm_order(&raw, &s->tree, &err)) {
-		snprintf(msg, len, "%s: %s", c->input, err.msg);
-		goto out;
-	}
 	s->have_tree = 1;
+	rc = ts_tree_file_parse_in_place(text, n, TS_TREE_FORMAT_AUTO, &s->tree,
+					 &info, &err);
+	free(text);
+	if (rc) {
+		snprintf(msg, len, "%s: %s", c->input, err.msg);
+		return -1;
+	}
+	if (what_if_apply(&s->tree, c->what_ifs, c->n_what_ifs, msg, len))
+		return -1;
+	if (slurm_order(&s->tree, &err)) {
+		snprintf(msg, len, "%s: %s", c->input, err.msg);
+		return -1;
+	}
 	s->source = c->input;
 	s->damp = c->damp_set ? c->damp : 1.0;
 	if (c->algo_set)
@@ -134,20 +108,19 @@ int share_file_load(struct share_set *s, const struct cli *c, char *msg,
 	cfg.algo = s->algo;
 	cfg.damp = s->damp;
 	cfg.ft_flags = 0;
-	if (ts_fs_alloc(&fs, s->tree.n, &err) ||
-	    ts_fs_compute(&s->tree, &cfg, &fs, &err) ||
-	    extended_compute(s, &err)) {
+	/* the other algorithms first, then s->algo's results stay in main */
+	if ((need_ext && extended_compute(s, (int)s->algo, &s->main, &err)) ||
+	    ts_fs_alloc(&s->main, s->tree.n, &err) ||
+	    ts_fs_compute(&s->tree, &cfg, &s->main, &err)) {
 		snprintf(msg, len, "%s: %s", c->input, err.msg);
-		goto out;
+		return -1;
 	}
-	if (fill_rows(s, c, &fs)) {
+	ts_fs_free_scratch(&s->main);
+	if (need_ext)
+		extended_link(s, &s->main);
+	if (fill_rows(s, c)) {
 		snprintf(msg, len, "%s", "out of memory");
-		goto out;
+		return -1;
 	}
-	rc = 0;
-out:
-	ts_fs_free(&fs);
-	ts_tree_free(&raw);
-	free(text);
-	return rc;
+	return 0;
 }

@@ -13,9 +13,13 @@
 #include "cli.h"
 #include "share_set.h"
 
-/* share_file_load() - RET 0, or -1 with msg (one line, no newline). */
-int share_file_load(struct share_set *s, const struct cli *c, char *msg,
-		    size_t len);
+/*
+ * share_file_load() - need_ext: the extended columns or views are asked
+ * for (computed only then).  RET 0, or -1 with msg (one line, no
+ * newline).
+ */
+int share_file_load(struct share_set *s, const struct cli *c, int need_ext,
+		    char *msg, size_t len);
 
 /* share_row_wanted() - the -u/-A/-U filters as the controller applies them. */
 int share_row_wanted(const struct cli *c, int is_user, const char *name,

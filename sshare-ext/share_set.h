@@ -59,15 +59,27 @@ enum share_fs_rule {
 	FS_RULE_STORED,
 };
 
-enum share_algo_slot {
-	SLOT_CLASSIC,
-	SLOT_DEPTH_OBLIVIOUS,
-	SLOT_FAIR_TREE,
-	SLOT_COUNT
+/*
+ * The extended columns of every tree node (extended.h), one double (or
+ * a rank) a column and node.  A column whose algorithm is the one the
+ * rows reflect points into share_set.main instead of a copy.
+ */
+struct share_ext {
+	double *tree_usage, *perc, *pbs_factor; /* PBS PP-718 */
+	double *classic_fs, *do_fs, *ft_fs;	/* each algorithm's factor */
+	uint32_t *rank;				/* Fair Tree rank; 0 accounts */
+	unsigned owned;				/* EXT_* bits: arrays to free */
 };
 
 struct share_set {
-	struct share_row *rows; /* displayed rows, sshare's order */
+	/*
+	 * The displayed rows, in sshare's order: online copies of the
+	 * controller's; offline (rows NULL) only each row's tree node, the
+	 * row made when asked (share_set_row()) from the tree and main, so
+	 * that a site-size file costs a few bytes a row.
+	 */
+	struct share_row *rows;
+	uint32_t *row_node;
 	size_t n, cap;
 	enum share_fs_rule fs_rule; /* the FairShare column */
 	double damp;		    /* FairShareDampeningFactor */
@@ -77,7 +89,8 @@ struct share_set {
 	/* The whole tree (all users) and each algorithm's results. */
 	struct ts_tree tree;
 	int have_tree;
-	struct ts_fs fs[SLOT_COUNT]; /* fs[SLOT_CLASSIC] has the pbs_* */
+	struct ts_fs main; /* offline: algo's results, the rows' columns */
+	struct share_ext ext;
 	int have_ext;
 };
 
@@ -86,6 +99,20 @@ void share_set_init(struct share_set *s);
 
 /* share_set_free() - release rows, tree and results. */
 void share_set_free(struct share_set *s);
+
+/*
+ * share_set_row() - displayed row k: online the stored row, offline tmp
+ * filled from the tree and the results (its strings point into the tree;
+ * valid while s is).
+ */
+const struct share_row *share_set_row(const struct share_set *s, size_t k,
+				      struct share_row *tmp);
+
+/*
+ * share_set_add_node() - offline: append a row showing tree node i.
+ * RET 0 or -1 when out of memory.
+ */
+int share_set_add_node(struct share_set *s, size_t i);
 
 /* share_set_add() - append a zeroed row (node -1); NULL when out of memory. */
 struct share_row *share_set_add(struct share_set *s);

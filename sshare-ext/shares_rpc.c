@@ -422,7 +422,7 @@ int shares_rpc_load(struct share_set *s, const struct cli *c, int need_tree,
 		if ((all || !(users || accounts)) &&
 		    (all ? all : shown)->assoc_shares_list &&
 		    (build_tree(s, all ? all : shown, &err) ||
-		     (s->tree.n && extended_compute(s, &err)))) {
+		     (s->tree.n && extended_compute(s, -1, &s->main, &err)))) {
 			snprintf(msg, len, "%s", err.msg);
 			goto out;
 		}

@@ -13,10 +13,10 @@
 #include "tree.h"
 
 /*
- * slurm_order() - out (initialised) becomes in's nodes in Slurm's order,
- * ids and names kept, finished.  RET TS_OK or TS_E* with *err set.
+ * slurm_order() - t's nodes in Slurm's order, in place (ts_tree_permute():
+ * one array copied at a time), ids and names kept, finished.
+ * RET TS_OK or TS_E* with *err set.
  */
-int slurm_order(const struct ts_tree *in, struct ts_tree *out,
-		struct ts_error *err);
+int slurm_order(struct ts_tree *t, struct ts_error *err);
 
 #endif /* SSHARE_EXT_SLURM_ORDER_H */

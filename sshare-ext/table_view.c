@@ -215,8 +215,11 @@ void table_view(FILE *f, const struct share_set *s,
 	if (header)
 		col_header(&o, names, lens, list->n);
 	for (k = 0; k < s->n; k++) {
+		struct share_row tmp;
+		const struct share_row *r = share_set_row(s, k, &tmp);
+
 		for (i = 0; i < list->n; i++)
-			print_cell(&o, s, &s->rows[k], list->id[i], &in,
+			print_cell(&o, s, r, list->id[i], &in,
 				   i == list->n - 1);
 		fputc('\n', f);
 	}

@@ -30,7 +30,7 @@ static int capmc(struct np_capmc *c, const char *event, const char *verb,
 		 struct ts_error *err)
 {
 	const struct ts_power_config *cfg = c->cfg;
-	char limit_s[24], why[512];
+	char limit_s[24], why[TS_ERROR_MSG_MAX];
 	const char *argv[8] = { cfg->capmc_path, verb, "--nids", nids };
 	char *line;
 	long attempt;

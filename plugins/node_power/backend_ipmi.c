@@ -35,7 +35,7 @@ static int ipmitool(struct np_ipmi *c, const char *event, const char *node,
 		    struct ts_error *err)
 {
 	const struct ts_power_config *cfg = c->cfg;
-	char suite[16], retries[16], port[16], why[512];
+	char suite[16], retries[16], port[16], why[TS_ERROR_MSG_MAX];
 	const char *argv[] = { cfg->ipmitool_path,
 			       "-I",
 			       "lanplus",

@@ -6,9 +6,11 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <libgen.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -215,12 +217,15 @@ static int set_nid_map(struct ts_power_config *cfg, json_object *v,
 			"key \"nid_map\": %s is not an object { \"nodes\": first_nid }",
 			json_text(v));
 	json_object_object_foreach(v, expr, val) {
-		char what[160];
+		char *what = NULL; /* the expression whole, however long */
 		long nid;
 		int rc;
 
-		snprintf(what, sizeof(what), "key \"nid_map\": \"%s\"", expr);
+		if (asprintf(&what, "key \"nid_map\": \"%s\"", expr) < 0)
+			return ts_error_set(err, TS_ENOMEM, -1,
+					    "out of memory");
 		rc = get_long(what, val, &nid, err);
+		free(what);
 		if (rc == TS_OK)
 			rc = ts_power_config_add_nid(cfg, expr, nid, err);
 		if (rc != TS_OK)
@@ -253,7 +258,7 @@ static int set_bmc(struct ts_power_config *cfg, json_object *v,
 				expr, json_text(entry));
 		json_object_object_foreach(entry, k, val) {
 			const char **dst = NULL;
-			char what[160];
+			char *what = NULL;
 
 			if (!strcmp(k, "address"))
 				dst = &address;
@@ -275,16 +280,19 @@ static int set_bmc(struct ts_power_config *cfg, json_object *v,
 					err, TS_EKEY, -1,
 					"key \"bmc\": \"%s\": unknown member \"%s\" (address, port, user, password_file)",
 					expr, k);
-			snprintf(what, sizeof(what),
-				 "key \"bmc\": \"%s\": port", expr);
+			if (asprintf(&what, "key \"bmc\": \"%s\": port", expr) <
+			    0)
+				return ts_error_set(err, TS_ENOMEM, -1,
+						    "out of memory");
 			rc = get_long(what, val, &port, err);
-			if (rc != TS_OK)
-				return rc;
-			if (port < 1 || port > 65535)
-				return ts_error_set(
+			if (rc == TS_OK && (port < 1 || port > 65535))
+				rc = ts_error_set(
 					err, TS_ERANGE, -1,
 					"%s %ld is out of range 1..65535", what,
 					port);
+			free(what);
+			if (rc != TS_OK)
+				return rc;
 		}
 		rc = ts_power_config_add_bmc(cfg, expr, address, port, user,
 					     pass, err);
@@ -337,19 +345,142 @@ int np_config_load(const char *path, struct ts_power_config *cfg,
 	return np_config_check(path, cfg, err);
 }
 
-static int check_program(const char *key, const char *prog,
-			 struct ts_error *err)
+/* ------------------------------------------------------------- trust */
+
+/* SlurmUser and its uid, what node_power runs as under slurmctld. */
+struct trust {
+	struct ts_power_trust t;
+	char name[64];
+};
+
+/*
+ * SlurmUser from slurm.conf ($SLURM_CONF, else /etc/slurm/slurm.conf):
+ * the last "SlurmUser=NAME" line, key in any case.  Slurm's default,
+ * root, when there is none, the file cannot be read or NAME is unknown.
+ */
+static void trust_init(struct trust *tr)
 {
+	const char *conf = getenv("SLURM_CONF");
+	struct ts_error ignored = TS_ERROR_INIT;
+	struct passwd *pw;
+	char *text = NULL, *line, *save = NULL;
+	size_t len;
+
+	snprintf(tr->name, sizeof(tr->name), "root");
+	tr->t.slurm_uid = 0;
+	tr->t.slurm_user = tr->name;
+	if (ts_whole_file_read(conf && *conf ? conf : "/etc/slurm/slurm.conf",
+			       MAX_CONFIG, &text, &len, &ignored))
+		return;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		size_t n;
+
+		line += strspn(line, " \t");
+		if (strncasecmp(line, "SlurmUser", 9))
+			continue;
+		line += 9;
+		line += strspn(line, " \t");
+		if (*line != '=')
+			continue;
+		line++;
+		line += strspn(line, " \t");
+		n = strcspn(line, " \t#\r");
+		if (n && n < sizeof(tr->name))
+			snprintf(tr->name, sizeof(tr->name), "%.*s", (int)n,
+				 line);
+	}
+	free(text);
+	pw = getpwnam(tr->name);
+	if (pw)
+		tr->t.slurm_uid = (unsigned)pw->pw_uid;
+	else
+		snprintf(tr->name, sizeof(tr->name), "root");
+}
+
+/* One file or directory: who owns it, who may write it. */
+static int check_owner(const struct trust *tr, const char *what,
+		       const char *path, int is_dir, struct ts_error *err)
+{
+	struct passwd *pw;
+	struct stat sb;
+	char name[32];
+
+	if (stat(path, &sb))
+		return ts_error_set(err, TS_ENOENT, -1, "%s%s%s: %s", what,
+				    *what ? ": " : "", path, strerror(errno));
+	pw = getpwuid(sb.st_uid);
+	snprintf(name, sizeof(name), "%s", pw ? pw->pw_name : "no user");
+	return ts_power_config_check_owner(what, path, (unsigned)sb.st_uid,
+					   name, (unsigned)sb.st_mode, is_dir,
+					   &tr->t, err);
+}
+
+/* Every directory above path, from its parent up to "/". */
+static int check_dirs(const struct trust *tr, const char *what,
+		      const char *path, struct ts_error *err)
+{
+	char *copy = strdup(path), *dir;
+	int rc = TS_OK;
+
+	if (!copy)
+		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
+	dir = copy;
+	do {
+		dir = dirname(dir);
+		rc = check_owner(tr, what, dir, 1, err);
+	} while (rc == TS_OK && strcmp(dir, "/") && strcmp(dir, "."));
+	free(copy);
+	return rc;
+}
+
+/*
+ * A file node_power reads or runs: the directories above the path as
+ * given (where a symbolic link lives), then the file it names and every
+ * directory above that.
+ */
+static int check_trusted(const struct trust *tr, const char *what,
+			 const char *path, struct ts_error *err)
+{
+	char *real = realpath(path, NULL);
+	int rc = TS_OK;
+
+	if (!real)
+		return ts_error_set(err, TS_ENOENT, -1, "%s%s%s: %s", what,
+				    *what ? ": " : "", path, strerror(errno));
+	if (path[0] == '/' && strcmp(real, path))
+		rc = check_dirs(tr, what, path, err);
+	if (rc == TS_OK)
+		rc = check_dirs(tr, what, real, err);
+	if (rc == TS_OK)
+		rc = check_owner(tr, what, real, 0, err);
+	free(real);
+	return rc;
+}
+
+static int check_program(const struct trust *tr, const char *key,
+			 const char *prog, struct ts_error *err)
+{
+	char what[64];
+
 	if (access(prog, X_OK))
 		return ts_error_set(err, TS_ENOENT, -1, "key \"%s\": %s: %s",
 				    key, prog, strerror(errno));
-	return TS_OK;
+	snprintf(what, sizeof(what), "key \"%s\"", key);
+	return check_trusted(tr, what, prog, err);
 }
 
-static int check_password_file(const struct ts_power_bmc *b,
+/*
+ * A BMC password file: there, a regular file, private (mode 0600 or
+ * stricter), readable, and trusted as every file node_power reads.
+ */
+static int check_password_file(const struct trust *tr,
+			       const struct ts_power_bmc *b,
 			       struct ts_error *err)
 {
 	struct stat sb;
+	char *what;
+	int rc;
 
 	if (stat(b->password_file, &sb))
 		return ts_error_set(err, TS_ENOENT, -1,
@@ -368,7 +499,13 @@ static int check_password_file(const struct ts_power_bmc *b,
 		return ts_error_set(err, TS_EIO, -1,
 				    "bmc %s: password_file %s: %s", b->node,
 				    b->password_file, strerror(errno));
-	return TS_OK;
+	what = malloc(strlen(b->node) + 32);
+	if (!what)
+		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
+	sprintf(what, "bmc %s: password_file", b->node);
+	rc = check_trusted(tr, what, b->password_file, err);
+	free(what);
+	return rc;
 }
 
 /* The directory of a file we create must exist and be writable. */
@@ -392,6 +529,7 @@ static int check_dir_of(const char *key, const char *file, struct ts_error *err)
 int np_config_check(const char *path, const struct ts_power_config *cfg,
 		    struct ts_error *err)
 {
+	struct trust tr;
 	struct stat sb;
 	size_t i;
 	int rc = TS_OK;
@@ -404,8 +542,10 @@ int np_config_check(const char *path, const struct ts_power_config *cfg,
 				"has mode %04o: writable by group or others, and it names programs node_power runs (chmod go-w %s)",
 				(unsigned)sb.st_mode & 07777, path),
 			err);
-	if (cfg->backend == TS_POWER_BACKEND_CAPMC) {
-		rc = check_program("capmc_path", cfg->capmc_path, err);
+	trust_init(&tr);
+	rc = check_trusted(&tr, "", path, err);
+	if (rc == TS_OK && cfg->backend == TS_POWER_BACKEND_CAPMC) {
+		rc = check_program(&tr, "capmc_path", cfg->capmc_path, err);
 		for (i = 0; rc == TS_OK && i < cfg->poweroff_eligible.n; i++) {
 			const char *n = cfg->poweroff_eligible.name[i];
 
@@ -415,8 +555,9 @@ int np_config_check(const char *path, const struct ts_power_config *cfg,
 					"key \"poweroff_eligible\": node %s has no nid (add it to nid_map)",
 					n);
 		}
-	} else {
-		rc = check_program("ipmitool_path", cfg->ipmitool_path, err);
+	} else if (rc == TS_OK) {
+		rc = check_program(&tr, "ipmitool_path", cfg->ipmitool_path,
+				   err);
 		if (rc == TS_OK && cfg->power_ramp_rate_enable)
 			rc = ts_error_set(
 				err, TS_EINVAL, -1,
@@ -432,7 +573,7 @@ int np_config_check(const char *path, const struct ts_power_config *cfg,
 		}
 	}
 	for (i = 0; rc == TS_OK && i < cfg->n_bmc; i++)
-		rc = check_password_file(&cfg->bmc[i], err);
+		rc = check_password_file(&tr, &cfg->bmc[i], err);
 	if (rc == TS_OK)
 		rc = check_dir_of("log_file", cfg->log_file, err);
 	if (rc == TS_OK)

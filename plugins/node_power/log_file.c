@@ -6,13 +6,14 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "log_file.h"
 
-void np_log_init(struct np_log *l)
+void np_log_init(struct np_log *l, int by_hand)
 {
 	char host[64] = "localhost";
 
@@ -20,6 +21,7 @@ void np_log_init(struct np_log *l)
 	host[sizeof(host) - 1] = '\0';
 	l->fd = -1;
 	l->echo = 0;
+	l->by_hand = by_hand;
 	snprintf(l->who, sizeof(l->who), "node_power[%ld]@%s", (long)getpid(),
 		 host);
 }
@@ -56,10 +58,11 @@ static const char *type_of(enum ts_log_level level)
 	return "0080";
 }
 
+/* One line, whole however long (one write, so never interleaved). */
 static void write_line(struct np_log *l, enum ts_log_level level,
 		       const char *msg)
 {
-	char line[2048], stamp[32];
+	char stamp[32], *line = NULL;
 	struct tm tm;
 	time_t now = time(NULL);
 	int n;
@@ -67,29 +70,28 @@ static void write_line(struct np_log *l, enum ts_log_level level,
 	if (!localtime_r(&now, &tm) ||
 	    !strftime(stamp, sizeof(stamp), "%m/%d/%Y %H:%M:%S", &tm))
 		snprintf(stamp, sizeof(stamp), "%lld", (long long)now);
-	n = snprintf(line, sizeof(line), "%s;%s;%s;Node;%s\n", stamp,
-		     type_of(level), l->who, msg);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof(line)) { /* keep the newline */
-		n = sizeof(line) - 1;
-		line[n - 1] = '\n';
-	}
-	if (l->fd >= 0 && write(l->fd, line, (size_t)n) < 0)
+	n = asprintf(&line, "%s;%s;%s;Node;%s\n", stamp, type_of(level), l->who,
+		     msg);
+	if (l->fd >= 0 && (n < 0 || write(l->fd, line, (size_t)n) < 0))
 		l->echo = 1; /* nowhere else to say it */
-	if (l->fd < 0 || l->echo)
+	if (n >= 0)
+		free(line);
+	if (l->fd < 0 || l->echo || (l->by_hand && level == TS_LOG_ERROR))
 		fprintf(stderr, "node_power: %s\n", msg);
 }
 
 void np_log(struct np_log *l, enum ts_log_level level, const char *fmt, ...)
 {
-	char msg[1800];
+	char *msg = NULL;
 	va_list ap;
+	int n;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	write_line(l, level, msg);
+	write_line(l, level, n < 0 ? fmt : msg);
+	if (n >= 0)
+		free(msg);
 }
 
 static void from_library(void *arg, enum ts_log_level level, const char *msg)

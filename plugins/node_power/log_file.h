@@ -12,6 +12,10 @@
  * lines carry 0008), 0080 for debug detail.  Each line is one write(2) on
  * an O_APPEND descriptor, so concurrent node_power processes never
  * interleave within a line.
+ *
+ * Run by hand (or from a script: any start with a standard error open),
+ * every error line also goes to stderr.  slurmctld starts its programs
+ * with descriptors 0-2 closed, so there only the log has them.
  */
 #ifndef NP_LOG_FILE_H
 #define NP_LOG_FILE_H
@@ -22,11 +26,15 @@
 struct np_log {
 	int fd;	      /* -1: log to stderr only */
 	int echo;     /* also write the message to stderr */
+	int by_hand;  /* stderr was open at start: errors go there too */
 	char who[96]; /* node_power[pid]@host */
 };
 
-/* np_log_init() - before a log file is open: lines go to stderr. */
-void np_log_init(struct np_log *l);
+/*
+ * np_log_init() - before a log file is open: lines go to stderr.
+ * by_hand: stderr was open when the program started.
+ */
+void np_log_init(struct np_log *l, int by_hand);
 
 /* np_log_open() - append to path (created mode 0640). */
 int np_log_open(struct np_log *l, const char *path, struct ts_error *err);

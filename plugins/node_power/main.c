@@ -89,13 +89,16 @@ static int check_config(struct np_ctx *ctx)
 static void config_refused(struct np_ctx *ctx, const char *msg)
 {
 	struct ts_error err = TS_ERROR_INIT;
+	int by_hand = ctx->log.by_hand;
 
 	fprintf(stderr, "node_power: %s\n", msg);
 	syslog(LOG_ERR, "node_power: configuration refused: %s", msg);
+	ctx->log.by_hand = 0; /* said on stderr already */
 	if (ctx->cfg.log_file &&
 	    np_log_open(&ctx->log, ctx->cfg.log_file, &err) == TS_OK)
 		np_log(&ctx->log, TS_LOG_ERROR,
 		       "node_power;configuration refused: %s", msg);
+	ctx->log.by_hand = by_hand;
 }
 
 /* Does sub take n arguments?  An unknown sub is named on stderr. */
@@ -138,12 +141,14 @@ int main(int argc, char **argv)
 	struct ts_error err = TS_ERROR_INIT;
 	const char *sub = subcommand_of(argv[0]), *arg = NULL;
 	char *default_path = NULL;
+	/* before open_std_fds(): slurmctld starts us with fd 2 closed */
+	int by_hand = fcntl(2, F_GETFD) != -1;
 	int i = 1, code;
 
 	open_std_fds();
 	np_command_reset_signals();
 	memset(&ctx, 0, sizeof(ctx));
-	np_log_init(&ctx.log);
+	np_log_init(&ctx.log, by_hand);
 
 	if (i + 1 < argc && !strcmp(argv[i], "-c")) {
 		ctx.config_path = argv[i + 1];

@@ -88,8 +88,10 @@ static int summarise(struct np_ctx *ctx, enum ts_power_op op,
 		     const char *const *nodes, size_t n,
 		     const enum ts_power_verdict *v)
 {
-	char line[1500] = "";
-	int code = NP_EXIT_OK, k;
+	char *line = NULL;
+	size_t line_len = 0;
+	FILE *out = open_memstream(&line, &line_len); /* whole, any length */
+	int code = NP_EXIT_OK, k, first = 1;
 
 	for (k = TS_POWER_PENDING; k <= TS_POWER_SUPERSEDED; k++) {
 		struct ts_hostlist hl = TS_HOSTLIST_INIT;
@@ -102,11 +104,12 @@ static int summarise(struct np_ctx *ctx, enum ts_power_op op,
 		if (!hl.n)
 			continue;
 		list = ts_hostlist_ranged(&hl, NULL);
-		snprintf(
-			line + strlen(line), sizeof(line) - strlen(line),
-			"%s%s: %s", line[0] ? "; " : "",
-			ts_power_planner_verdict_name((enum ts_power_verdict)k),
-			list ? list : "?");
+		if (out)
+			fprintf(out, "%s%s: %s", first ? "" : "; ",
+				ts_power_planner_verdict_name(
+					(enum ts_power_verdict)k),
+				list ? list : "?");
+		first = 0;
 		free(list);
 		ts_hostlist_free(&hl);
 		if (k == TS_POWER_FAILED || k == TS_POWER_PENDING)
@@ -115,9 +118,12 @@ static int summarise(struct np_ctx *ctx, enum ts_power_op op,
 			 code == NP_EXIT_OK)
 			code = NP_EXIT_REFUSED;
 	}
+	if (out)
+		fclose(out);
 	np_log(&ctx->log, code == NP_EXIT_FAILED ? TS_LOG_ERROR : TS_LOG_INFO,
-	       "%s;result: %s (exit %d)", ts_power_planner_op_event(op), line,
-	       code);
+	       "%s;result: %s (exit %d)", ts_power_planner_op_event(op),
+	       line ? line : "(out of memory)", code);
+	free(line);
 	return code;
 }
 
@@ -174,8 +180,10 @@ static void read_resume_file(char *buf, size_t len)
 	if (!path || !(f = fopen(path, "re")))
 		return;
 	n = fread(buf, 1, len - 1, f);
-	fclose(f);
 	buf[n] = '\0';
+	if (n == len - 1 && fgetc(f) != EOF && n >= 3)
+		memcpy(buf + n - 3, "...", 3); /* the log line says it is cut */
+	fclose(f);
 	for (i = 0; i < n; i++)
 		if (buf[i] == '\n' || buf[i] == '\r')
 			buf[i] = ' ';

@@ -12,10 +12,10 @@
 #include <sys/time.h>
 
 #include "assoc_tree.h"
+#include "checkpoint.h"
 #include "cycle.h"
 #include "fs_cache.h"
 #include "job_prio.h"
-#include "state_file.h"
 #include "usage.h"
 #include "usage_windows.h"
 
@@ -46,7 +46,6 @@ static bool stopping;		/* fini asked it to end */
 static time_t last_ran;		/* running jobs charged up to here */
 static time_t last_reset;	/* last PriorityUsageResetPeriod reset */
 static double decay_factor = 1; /* usage kept per second */
-static char *state_dir;		/* StateSaveLocation */
 
 /* The thread's own, never shared. */
 static struct assoc_tree tree;
@@ -406,12 +405,8 @@ static void *decay_thread(void *arg)
 		ran = last_ran;
 		reset = last_reset;
 		slurm_mutex_unlock(&cycle_mutex);
-		/* One pair: the decay time and the windows it charged to. */
-		state_files_lock();
-		if (c->windows)
-			(void)usage_windows_save(start);
-		(void)state_file_write_locked(state_dir, ran, reset);
-		state_files_unlock();
+		/* The cycle's usage, windows and decay time: one commit. */
+		(void)checkpoint_commit(ran, reset);
 
 		slurm_mutex_lock(&cycle_mutex);
 		wake.tv_sec += c->calc_period;
@@ -428,7 +423,7 @@ static void *decay_thread(void *arg)
 	return NULL;
 }
 
-void cycle_prepare(const char *dir, time_t ran, time_t reset)
+void cycle_prepare(time_t ran, time_t reset)
 {
 	struct priority_conf *c = conf_get();
 
@@ -437,8 +432,6 @@ void cycle_prepare(const char *dir, time_t ran, time_t reset)
 	last_reset = reset;
 	decay_factor = c ? c->decay_factor : 1;
 	stopping = false;
-	xfree(state_dir);
-	state_dir = xstrdup(dir);
 	prepared = true;
 	slurm_mutex_unlock(&cycle_mutex);
 }
@@ -486,7 +479,12 @@ void cycle_stop(void)
 		pthread_join(cycle_thread, NULL);
 	/* The thread is gone (or never was): its memory is ours now. */
 	assoc_tree_free(&tree);
+}
+
+void cycle_times(time_t *ran, time_t *reset)
+{
 	slurm_mutex_lock(&cycle_mutex);
-	xfree(state_dir);
+	*ran = last_ran;
+	*reset = last_reset;
 	slurm_mutex_unlock(&cycle_mutex);
 }

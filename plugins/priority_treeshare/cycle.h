@@ -3,8 +3,8 @@
  * cycle.h - the decay thread: every PriorityCalcPeriod it resets usage
  * when PriorityUsageResetPeriod says so, decays usage, charges running
  * jobs, computes fair share and recomputes pending jobs' priorities, in
- * priority/multifactor's order (so the numbers match), then records the
- * time in the state file.
+ * priority/multifactor's order (so the numbers match), then commits the
+ * plugin's state (checkpoint.h).
  *
  * Locks, always in slurmctld's order (locks.h): lock_slurmctld() before
  * assoc_mgr_lock(), released in reverse; never held while the tree is
@@ -31,12 +31,12 @@
 
 /*
  * cycle_prepare() - the clock a job end and the thread start from:
- * last_ran and last_reset come from the state file (0 on a first start
- * or without fair share), state_dir is StateSaveLocation (copied).
+ * last_ran and last_reset come from checkpoint_recover() (0 on a first
+ * start or without fair share).
  * Before cycle_start(), and before any job can end (24.11 reads jobs,
  * and may end some, between init() and priority_p_thread_start()).
  */
-void cycle_prepare(const char *state_dir, time_t last_ran, time_t last_reset);
+void cycle_prepare(time_t last_ran, time_t last_reset);
 
 /*
  * cycle_start() - start the decay thread after cycle_prepare().
@@ -46,6 +46,12 @@ int cycle_start(void);
 
 /* cycle_stop() - stop and join the thread (idempotent). */
 void cycle_stop(void);
+
+/*
+ * cycle_times() - when running jobs were last charged up to and usage
+ * last reset: what a commit records (the final one at fini).
+ */
+void cycle_times(time_t *last_ran, time_t *last_reset);
 
 /*
  * cycle_usage_clock() - what a job end needs to charge the tail of its

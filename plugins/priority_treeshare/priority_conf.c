@@ -132,10 +132,9 @@ static long resolve_var(void *arg, const char *name, size_t len)
  * PriorityParameters, through src/settings.c (which names the key, the
  * value and the column of any error, a formula's column included), then
  * checked against PriorityFlags.  Its keys are treeshare's own (issue 5).
- * RET 0, or -1 with msg filled (one line: why).
+ * RET 0, or -1 with *msg (xfree it) saying why, in one line.
  */
-static int read_params(struct priority_conf *c, bool in_ctld, char *msg,
-		       size_t size)
+static int read_params(struct priority_conf *c, bool in_ctld, char **msg)
 {
 	struct ts_error err = TS_ERROR_INIT;
 	struct ts_formula_vars vars = { .resolve = resolve_var,
@@ -147,7 +146,7 @@ static int read_params(struct priority_conf *c, bool in_ctld, char *msg,
 	if (ts_settings_parse(c->params, &vars, &slurm_logger, &c->settings,
 			      &err) ||
 	    ts_settings_check_flags(&c->settings, ft, dob, &err)) {
-		snprintf(msg, size, "%s", err.msg);
+		*msg = xstrdup(err.msg);
 		ts_settings_free(&c->settings);
 		return -1;
 	}
@@ -165,10 +164,10 @@ static int read_params(struct priority_conf *c, bool in_ctld, char *msg,
 /*
  * fs_targets=: a fresh copy of the file.  At reconfigure a file that
  * cannot be read or parsed keeps old's targets (logged); at start it is
- * an error.  RET 0, or -1 with msg filled.
+ * an error.  RET 0, or -1 with *msg (xfree it) saying why.
  */
 static int read_targets(struct priority_conf *c,
-			const struct priority_conf *old, char *msg, size_t size)
+			const struct priority_conf *old, char **msg)
 {
 	struct ts_error err = TS_ERROR_INIT;
 	const char *path = c->settings.fs_targets;
@@ -182,7 +181,7 @@ static int read_targets(struct priority_conf *c,
 		return 0;
 	}
 	if (!old) {
-		snprintf(msg, size, "fs_targets %s: %s", path, err.msg);
+		*msg = xstrdup_printf("fs_targets %s: %s", path, err.msg);
 		return -1;
 	}
 	/* clang-format off */
@@ -228,12 +227,15 @@ static void formula_factors(struct priority_conf *c)
  */
 void conf_error_once(const char *line)
 {
-	static char last[1024];
+	static char *last;
 	bool again;
 
 	slurm_mutex_lock(&conf_mutex);
-	again = !strcmp(line, last);
-	snprintf(last, sizeof(last), "%s", line);
+	again = last && !strcmp(line, last);
+	if (!again) {
+		xfree(last);
+		last = xstrdup(line);
+	}
 	slurm_mutex_unlock(&conf_mutex);
 	if (again)
 		debug("%s: %s (again)", plugin_type, line);
@@ -241,14 +243,27 @@ void conf_error_once(const char *line)
 		error("%s: %s", plugin_type, line);
 }
 
+/*
+ * A refused PriorityParameters: the reason (key and column first) must
+ * reach the log whole, so a long value is quoted by its first characters
+ * and its length.
+ */
 static void report_once(const char *params, const char *msg,
 			const char *outcome)
 {
-	char line[1024];
+	const int quote = 80;
+	size_t len = params ? strlen(params) : 0;
+	char *line;
 
-	snprintf(line, sizeof(line), "PriorityParameters=%s: %s; %s", params,
-		 msg, outcome);
+	if (len <= (size_t)quote)
+		line = xstrdup_printf("PriorityParameters=%s: %s; %s",
+				      params ? params : "", msg, outcome);
+	else
+		line = xstrdup_printf(
+			"PriorityParameters=%.*s... (%zu characters): %s; %s",
+			quote, params, len, msg, outcome);
 	conf_error_once(line);
+	xfree(line);
 }
 
 void conf_discard(struct priority_conf *c)
@@ -280,7 +295,7 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 				 const char *outcome)
 {
 	struct priority_conf *c = xmalloc(sizeof(*c));
-	char msg[384];
+	char *msg = NULL;
 
 	c->calc_fairshare = old ? old->calc_fairshare : true;
 	c->flags = slurm_conf.priority_flags;
@@ -296,9 +311,10 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 		!slurm_conf.site_factor_plugin ||
 		!xstrcmp(slurm_conf.site_factor_plugin, "site_factor/none");
 
-	if (read_params(c, in_ctld, msg, sizeof(msg))) {
+	if (read_params(c, in_ctld, &msg)) {
 		if (in_ctld) {
 			report_once(c->params, msg, outcome);
+			xfree(msg);
 			conf_discard(c);
 			return NULL;
 		}
@@ -309,11 +325,13 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 		c->active = xstrdup("");
 		debug("%s: PriorityParameters ignored in a client: %s",
 		      plugin_type, msg);
+		xfree(msg);
 	}
 	if (!in_ctld)
 		return c;
-	if (read_targets(c, old, msg, sizeof(msg))) {
+	if (read_targets(c, old, &msg)) {
 		report_once(c->params, msg, outcome);
+		xfree(msg);
 		conf_discard(c);
 		return NULL;
 	}

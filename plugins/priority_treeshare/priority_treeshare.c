@@ -12,8 +12,8 @@
  *   assoc_tree.c     associations to src/'s tree and results back
  *   job_prio.c       job records to src/priority.c and back
  *   factors_rpc.c    sprio's factor list
- *   state_file.c     the last decay time across restarts
- *   usage_windows.c  Maui usage windows (usage_window=) and their file
+ *   checkpoint.c     the state kept across restarts, one commit a cycle
+ *   usage_windows.c  Maui usage windows (usage_window=)
  *
  * In a client (sshare) only init(), fini() and
  * priority_p_calc_fs_factor() are ever called; no thread is started and
@@ -27,14 +27,15 @@
 #include <string.h>
 
 #include "assoc_tree.h"
+#include "checkpoint.h"
 #include "cycle.h"
 #include "factors_rpc.h"
 #include "fs_cache.h"
 #include "job_prio.h"
 #include "priority_conf.h"
-#include "state_file.h"
 #include "usage.h"
 #include "usage_windows.h"
+#include "src/usage_state.h"
 
 const char plugin_name[] = "Priority treeshare plugin";
 /*
@@ -99,23 +100,33 @@ static void log_active(const struct priority_conf *c,
 }
 
 /*
- * Fair share from the association tree: the state file's times, the
- * usage windows, the root's usage.  RET 0, or -1 after logging why.
+ * Fair share from the association tree: the committed state (usage put
+ * back as of the last commit, its decay time; checkpoint.h), the usage
+ * windows, the root's usage.  Before the thread starts and before any
+ * job can end, on every release.  RET 0, or -1 after logging why.
  */
 static int start_fair_share(struct priority_conf *c, const char *outcome)
 {
 	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK };
-	const char *dir = slurm_conf.state_save_location;
 	time_t ran = 0, reset = 0;
 
-	if (state_file_read(dir, &ran, &reset) && !ignore_state_errors)
+	if (checkpoint_recover(slurm_conf.state_save_location, time(NULL), &ran,
+			       &reset) ||
+	    (c->windows && usage_windows_start(c, time(NULL), outcome))) {
+		usage_windows_fini();
+		checkpoint_fini();
 		return -1;
-	if (c->windows && usage_windows_start(c, dir, time(NULL), outcome))
-		return -1;
+	}
+	/* at a start, as a reconfigure that removes usage_window says it */
+	if (!c->windows && usage_windows_kept())
+		/* clang-format off */
+		info("%s: no usage_window: usage decays by PriorityDecayHalfLife, from RawUsage as it is; the saved usage windows are kept in %s, and setting usage_window again resumes them",
+		     plugin_type, TS_USAGE_STATE_FILE);
+	/* clang-format on */
 	assoc_mgr_lock(&write);
 	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
 	assoc_mgr_unlock(&write);
-	cycle_prepare(dir, ran, reset);
+	cycle_prepare(ran, reset);
 	return 0;
 }
 
@@ -177,7 +188,7 @@ extern int init(void)
 		if (TS_SLURM_INIT_STARTS_THREAD)
 			cycle_initial_priorities(c);
 		else
-			cycle_prepare(slurm_conf.state_save_location, 0, 0);
+			cycle_prepare(0, 0);
 	} else if (assoc_mgr_root_assoc) {
 		if (start_fair_share(c, outcome)) {
 			conf_discard(c);
@@ -185,7 +196,8 @@ extern int init(void)
 		}
 		conf_install(c);
 		if (TS_SLURM_INIT_STARTS_THREAD && cycle_start()) {
-			usage_windows_stop(false, 0);
+			usage_windows_fini();
+			checkpoint_fini();
 			conf_fini();
 			goto fail;
 		}
@@ -201,7 +213,7 @@ extern int init(void)
 		conf_no_fair_share(c);
 		conf_install(c);
 		if (!TS_SLURM_INIT_STARTS_THREAD)
-			cycle_prepare(slurm_conf.state_save_location, 0, 0);
+			cycle_prepare(0, 0);
 	}
 
 	debug("%s: %s loaded", __func__, plugin_name);
@@ -244,13 +256,16 @@ extern uint32_t priority_p_recover(uint32_t prio_boost)
 
 extern int fini(void)
 {
+	time_t ran, reset;
+
 	cycle_stop();
-	if (usage_windows_active()) {
+	if (checkpoint_armed()) {
 		/* What job ends charged since the last cycle. */
-		state_files_lock();
-		usage_windows_stop(true, time(NULL));
-		state_files_unlock();
+		cycle_times(&ran, &reset);
+		(void)checkpoint_commit(ran, reset);
 	}
+	checkpoint_fini();
+	usage_windows_fini();
 	fs_cache_free();
 	if (site_factor_up)
 		ts_site_factor_fini();
@@ -307,16 +322,17 @@ extern void priority_p_reconfig(bool assoc_clear)
 {
 	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK };
 	struct priority_conf *old = conf_get(), *c;
-	char outcome[512];
+	char *outcome;
 	time_t ran;
 	double decay;
 
 	/* clang-format off */
-	snprintf(outcome, sizeof(outcome),
-		 "running configuration kept (PriorityParameters in force: '%s')",
-		 old && old->active ? old->active : "");
+	outcome = xstrdup_printf(
+		"running configuration kept (PriorityParameters in force: '%s')",
+		old && old->active ? old->active : "");
 	/* clang-format on */
 	c = conf_build(old, in_ctld, outcome);
+	xfree(outcome);
 	if (c) {
 		/* Fair Tree normalises shares per level; the rest do not. */
 		if (in_ctld && old &&
@@ -329,8 +345,7 @@ extern void priority_p_reconfig(bool assoc_clear)
 		}
 		if (in_ctld) {
 			log_active(c, old);
-			usage_windows_reconfigure(
-				c, slurm_conf.state_save_location, time(NULL));
+			usage_windows_reconfigure(c, time(NULL));
 		}
 		conf_install(c);
 	}

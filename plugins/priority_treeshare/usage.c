@@ -148,19 +148,17 @@ static void give_back(const char *what, uint32_t rec_id, const char *name,
 		if (tres_used)
 			usage_tres_raw[i] += tres_used[i];
 		if (tres_secs[i] > run_secs[i]) {
-			char who[64];
+			char *who =
+				name ? xstrdup_printf("%s %s", what, name)
+				     : xstrdup_printf("%s %u", what, rec_id);
 
-			if (name)
-				snprintf(who, sizeof(who), "%s %s", what, name);
-			else
-				snprintf(who, sizeof(who), "%s %u", what,
-					 rec_id);
 			/* clang-format off */
 			error("%s: job %u: %s TRES %s grp_used_tres_run_secs underflow: %" PRIu64 " to remove, %" PRIu64 " left",
 			      plugin_type, job_id, who,
 			      assoc_mgr_tres_name_array[i], tres_secs[i],
 			      run_secs[i]);
 			/* clang-format on */
+			xfree(who);
 			run_secs[i] = 0;
 		} else {
 			run_secs[i] -= tres_secs[i];

@@ -10,11 +10,11 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/usage_state.h"
 #include "src/utc_time.h"
 #include "src/window_store.h"
 #include "src/windows.h"
@@ -28,23 +28,11 @@
  */
 static pthread_mutex_t windows_mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct ts_windows windows;
-static bool active;		  /* windows holds the usage in force */
-static char *path;		  /* StateSaveLocation/treeshare_windows */
-static char last_save_error[256]; /* logged once until it changes */
-
-/* A refusal to start, logged once (conf_error_once()). */
-static void refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void refuse(const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	conf_error_once(line);
-}
+static bool active; /* windows holds the usage in force */
+/* Saved windows not in use (a treeshare_state image): what a restart or
+ * a reconfigure that sets usage_window= again starts from. */
+static unsigned char *kept;
+static size_t kept_len;
 
 bool usage_windows_active(void)
 {
@@ -56,10 +44,14 @@ bool usage_windows_active(void)
 	return a;
 }
 
-static char *file_path(const char *state_dir)
+bool usage_windows_kept(void)
 {
-	return xstrdup_printf("%s/%s", state_dir ? state_dir : ".",
-			      USAGE_WINDOWS_FILE);
+	bool k;
+
+	slurm_mutex_lock(&windows_mutex);
+	k = !active && kept;
+	slurm_mutex_unlock(&windows_mutex);
+	return k;
 }
 
 /* An association's usage_raw, read for a first start. */
@@ -130,22 +122,10 @@ static int carry_over(struct ts_windows *w, const struct carried *c, size_t n,
 		return -1;
 	}
 	/* clang-format off */
-	info("%s: %s: no saved usage windows; the current usage (root %.0Lf) is the current window's",
-	     plugin_type, path, root);
+	info("%s: no saved usage windows; the current usage (root %.0Lf) is the current window's",
+	     plugin_type, root);
 	/* clang-format on */
 	return 0;
-}
-
-/* Keep an unusable file for inspection: PATH -> PATH.bad. */
-static void set_aside(const char *file)
-{
-	char *bad = xstrdup_printf("%s.bad", file);
-
-	if (rename(file, bad) && errno != ENOENT)
-		error("%s: cannot rename %s to %s: %m", plugin_type, file, bad);
-	else
-		error("%s: %s kept as %s", plugin_type, file, bad);
-	xfree(bad);
 }
 
 /* w to the configured parameters; log what changed. */
@@ -172,69 +152,59 @@ static int adopt(struct ts_windows *w, const struct priority_conf *c,
 	return 0;
 }
 
-/*
- * The saved windows at file into *w, or TS_ENOENT for "start afresh".
- * RET TS_OK, TS_ENOENT, or -1 after logging (slurmctld cannot start).
- */
-static int load(const char *file, struct ts_windows *w, const char *outcome)
+void usage_windows_keep_image(unsigned char *image, size_t len)
 {
-	struct ts_window_store_status st;
-	struct ts_error err = TS_ERROR_INIT;
-	char when[32], *prev;
-	int rc;
-
-	rc = ts_window_store_load(file, w, &st, &err);
-	if (rc == TS_OK) {
-		if (st.used_prev)
-			/* clang-format off */
-			error("%s: %s; using %s.prev, saved at %s: usage charged after that is lost",
-			      plugin_type, st.problem, file,
-			      ts_utc_time(st.saved_at, when, sizeof(when)));
-		/* clang-format on */
-		log_flag(PRIO, "%s: %s: %zu associations, saved at %s",
-			 plugin_type, file, w->n,
-			 ts_utc_time(st.saved_at, when, sizeof(when)));
-		return TS_OK;
-	}
-	if (rc == TS_ENOENT)
-		return TS_ENOENT;
-	if (!ignore_state_errors) {
-		/* clang-format off */
-		refuse("usage windows unusable: %s; %s: the files are left as they are (slurmctld -i keeps them as .bad and starts with empty windows)",
-		       err.msg, outcome);
-		/* clang-format on */
-		return -1;
-	}
-	error("%s: usage windows unusable: %s; starting anyway (-i)",
-	      plugin_type, err.msg);
-	set_aside(file);
-	prev = xstrdup_printf("%s.prev", file);
-	set_aside(prev);
-	xfree(prev);
-	return TS_ENOENT;
+	slurm_mutex_lock(&windows_mutex);
+	free(kept);
+	kept = image;
+	kept_len = image ? len : 0;
+	slurm_mutex_unlock(&windows_mutex);
 }
 
-int usage_windows_start(const struct priority_conf *c, const char *state_dir,
-			time_t now, const char *outcome)
+/* The kept image, taken out of kept (free() it).  NULL if none. */
+static unsigned char *take_kept(size_t *len)
+{
+	unsigned char *image;
+
+	slurm_mutex_lock(&windows_mutex);
+	image = kept;
+	*len = kept_len;
+	kept = NULL;
+	kept_len = 0;
+	slurm_mutex_unlock(&windows_mutex);
+	return image;
+}
+
+int usage_windows_start(const struct priority_conf *c, time_t now,
+			const char *outcome)
 {
 	struct ts_error err = TS_ERROR_INIT;
 	struct ts_windows w;
 	struct carried *usage = NULL;
-	size_t n = 0;
+	unsigned char *image;
+	size_t n = 0, len;
 	uint32_t root_id = 0;
-	bool refused;
-	char *file;
+	int64_t saved = 0;
+	char when[32];
 	int rc;
 
 	if (usage_windows_active())
 		return 0;
-	file = file_path(state_dir);
-	/* File I/O and Slurm's locks before windows_mutex, never inside. */
-	rc = load(file, &w, outcome);
-	refused = rc == -1; /* load() said why */
-	if (rc == TS_OK) {
-		rc = adopt(&w, c, now);
-	} else if (rc == TS_ENOENT) {
+	image = take_kept(&len);
+	/* Slurm's locks before windows_mutex, never inside. */
+	if (image) {
+		rc = ts_window_store_decode(image, len, &w, &saved, &err);
+		if (!rc) {
+			/* clang-format off */
+			log_flag(PRIO, "%s: usage windows of %zu associations, saved at %s",
+				 plugin_type, w.n,
+				 ts_utc_time(saved, when, sizeof(when)));
+			/* clang-format on */
+			rc = adopt(&w, c, now);
+		} else {
+			error("%s: usage windows: %s", plugin_type, err.msg);
+		}
+	} else {
 		rc = ts_windows_init(&w, c->settings.usage_window,
 				     c->settings.usage_depth,
 				     c->settings.usage_decay, now, 0, &err);
@@ -245,90 +215,107 @@ int usage_windows_start(const struct priority_conf *c, const char *state_dir,
 	}
 
 	slurm_mutex_lock(&windows_mutex);
-	xfree(path);
-	path = file;
 	if (!rc && usage)
 		rc = carry_over(&w, usage, n, root_id, now);
 	if (rc) {
 		ts_windows_free(&w);
-		xfree(path);
+		/* Not lost: saved again at the next commit. */
+		if (image && !kept) {
+			kept = image;
+			kept_len = len;
+			image = NULL;
+		}
 	} else {
 		windows = w;
 		active = true;
-		last_save_error[0] = '\0';
 	}
 	slurm_mutex_unlock(&windows_mutex);
+	free(image);
 	xfree(usage);
 	if (rc) {
-		if (!refused)
-			refuse("usage windows cannot be set up; %s", outcome);
+		char *line = xstrdup_printf(
+			"usage windows cannot be set up; %s", outcome);
+
+		conf_error_once(line);
+		xfree(line);
 		return -1;
 	}
 	return 0;
 }
 
-/* Encode under the lock, write after.  RET 0 or -1 (logged once). */
-static int save(time_t now)
+int usage_windows_image(time_t now, unsigned char **buf, size_t *len,
+			bool *in_use)
 {
 	struct ts_error err = TS_ERROR_INIT;
-	unsigned char *buf = NULL;
-	char *file = NULL;
-	size_t len = 0;
-	int rc;
+	int rc = 0;
 
+	*buf = NULL;
+	*len = 0;
 	slurm_mutex_lock(&windows_mutex);
-	if (!active) {
-		slurm_mutex_unlock(&windows_mutex);
-		return 0;
+	*in_use = active;
+	if (active) {
+		rc = ts_window_store_encode(&windows, (int64_t)now, buf, len,
+					    &err);
+	} else if (kept) {
+		*buf = malloc(kept_len);
+		if (*buf) {
+			memcpy(*buf, kept, kept_len);
+			*len = kept_len;
+		} else {
+			rc = ts_error_set(
+				&err, TS_ENOMEM, -1,
+				"cannot copy %zu bytes of saved windows",
+				kept_len);
+		}
 	}
-	rc = ts_window_store_encode(&windows, (int64_t)now, &buf, &len, &err);
-	file = xstrdup(path);
 	slurm_mutex_unlock(&windows_mutex);
-
-	if (!rc)
-		rc = ts_window_store_save_image(file, buf, len, &err);
-	free(buf);
-	xfree(file);
-	slurm_mutex_lock(&windows_mutex);
-	if (rc && strcmp(last_save_error, err.msg)) {
-		snprintf(last_save_error, sizeof(last_save_error), "%s",
-			 err.msg);
+	if (rc)
 		error("%s: usage windows not saved: %s", plugin_type, err.msg);
-	} else if (!rc && last_save_error[0]) {
-		info("%s: usage windows saved again", plugin_type);
-		last_save_error[0] = '\0';
-	}
-	slurm_mutex_unlock(&windows_mutex);
 	return rc ? -1 : 0;
-}
-
-int usage_windows_save(time_t now)
-{
-	return save(now);
 }
 
 void usage_windows_stop(bool keep, time_t now)
 {
-	if (keep)
-		(void)save(now);
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *image = NULL;
+	size_t len = 0;
+
 	slurm_mutex_lock(&windows_mutex);
-	if (active)
+	if (active && keep &&
+	    ts_window_store_encode(&windows, (int64_t)now, &image, &len,
+				   &err)) {
+		/* clang-format off */
+		error("%s: usage windows not kept: %s; a later usage_window= starts from RawUsage",
+		      plugin_type, err.msg);
+		/* clang-format on */
+	}
+	if (active) {
 		ts_windows_free(&windows);
+		if (image) {
+			free(kept);
+			kept = image;
+			kept_len = len;
+		}
+	}
 	active = false;
-	xfree(path);
 	slurm_mutex_unlock(&windows_mutex);
 }
 
-void usage_windows_reconfigure(const struct priority_conf *c,
-			       const char *state_dir, time_t now)
+void usage_windows_fini(void)
+{
+	usage_windows_stop(false, 0);
+	usage_windows_keep_image(NULL, 0);
+}
+
+void usage_windows_reconfigure(const struct priority_conf *c, time_t now)
 {
 	bool on = usage_windows_active();
 
 	if (!c->windows) {
 		if (on) {
 			/* clang-format off */
-			info("%s: usage_window removed: usage decays by PriorityDecayHalfLife again, from RawUsage as it is; saved windows kept in %s/%s",
-			     plugin_type, state_dir, USAGE_WINDOWS_FILE);
+			info("%s: usage_window removed: usage decays by PriorityDecayHalfLife again, from RawUsage as it is; the windows are kept in %s",
+			     plugin_type, TS_USAGE_STATE_FILE);
 			/* clang-format on */
 			usage_windows_stop(true, now);
 		}
@@ -336,7 +323,7 @@ void usage_windows_reconfigure(const struct priority_conf *c,
 	}
 	if (!on) {
 		/* clang-format off */
-		(void)usage_windows_start(c, state_dir, now,
+		(void)usage_windows_start(c, now,
 			"usage windows not started: RawUsage keeps decaying by PriorityDecayHalfLife");
 		/* clang-format on */
 		return;

@@ -4,14 +4,13 @@
  * usage_decay=; src/windows.h) in slurmctld: what replaces half-life
  * decay of fair-share usage when usage_window= is set.
  *
- *   start     StateSaveLocation/treeshare_windows is loaded (or its
- *             .prev copy, logged); with no file, empty windows get every
- *             association's current usage_raw as usage of the current
- *             window (a first start, or a switch from half-life); with
- *             both copies unusable slurmctld refuses to start, leaving
- *             the files for inspection (with -i they are kept as .bad
- *             and the start is a first start).  Saved windows of another
- *             length, depth or decay are reconfigured (one log line).
+ *   start     from the windows saved in StateSaveLocation/treeshare_state
+ *             (checkpoint.h hands their image over, or a migrated
+ *             treeshare_windows), reconfigured to the configured
+ *             length, depth and decay (one log line); with none, empty
+ *             windows get every association's current usage_raw as usage
+ *             of the current window (a first start, or a switch from
+ *             half-life).
  *   charge    a job's usage of [from, to] goes, undecayed, to its
  *             association, every ancestor and the total, split at each
  *             window boundary in proportion to the time on either side.
@@ -19,9 +18,11 @@
  *             skipped), then the tree's usage is each association's
  *             decay-weighted sum, the root's the weighted total, so every
  *             algorithm's usage_norm is seed 003's ratio.
- *   save      at the end of every cycle inside the cycle's
- *             lock_state_files() pair, and at fini; encoded under the
- *             windows' lock, written after it.
+ *   save      none here: checkpoint.c encodes the windows
+ *             (usage_windows_image()) with the rest of the plugin's
+ *             state into one file, once a cycle and at fini.  Windows
+ *             stopped by a reconfigure are kept as an image and saved
+ *             with every commit until usage_window= is set again.
  *
  * windows_mutex (usage_windows.c) guards the windows; it is taken last,
  * inside any Slurm lock, and never held across one or across file I/O.
@@ -30,6 +31,7 @@
 #define PT_USAGE_WINDOWS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -37,34 +39,57 @@
 
 #include "priority_conf.h"
 
+/* Where usage windows were kept before issue 13 (read once, migrated). */
 #define USAGE_WINDOWS_FILE "treeshare_windows"
 
 /*
- * usage_windows_start() - windows for c (usage_window= set) at now, from
- * state_dir's file.  Takes assoc_mgr's association read lock (a first
- * start reads usage_raw).  outcome ends the error lines ("slurmctld
- * cannot start").  RET 0, or -1 after logging why.
+ * usage_windows_keep_image() - saved windows not (yet) in use: what the
+ * next usage_windows_start() starts from and what is saved meanwhile.
+ * Takes ownership of image (malloc'ed); NULL drops the kept image.
  */
-int usage_windows_start(const struct priority_conf *c, const char *state_dir,
-			time_t now, const char *outcome);
+void usage_windows_keep_image(unsigned char *image, size_t len);
 
 /*
- * usage_windows_stop() - save (when save is true and the windows are in
- * use) and free them; the plugin's fini, or usage_window= removed at
- * reconfigure.  Idempotent.
+ * usage_windows_start() - windows for c (usage_window= set) at now, from
+ * the kept image, else from every association's usage_raw (takes
+ * assoc_mgr's association read lock).  outcome ends the error line
+ * ("slurmctld cannot start").  RET 0, or -1 after logging why.
  */
-void usage_windows_stop(bool save, time_t now);
+int usage_windows_start(const struct priority_conf *c, time_t now,
+			const char *outcome);
+
+/*
+ * usage_windows_stop() - free the windows in use; keep: encode them first
+ * as the kept image (usage_window= removed at reconfigure).  No file I/O.
+ */
+void usage_windows_stop(bool keep, time_t now);
+
+/* usage_windows_fini() - free the windows and the kept image. */
+void usage_windows_fini(void);
 
 /* usage_windows_active() - the windows are in use. */
 bool usage_windows_active(void);
 
+/* usage_windows_kept() - saved windows are kept, not in use. */
+bool usage_windows_kept(void);
+
 /*
  * usage_windows_reconfigure() - c's length, depth and decay at now (one
  * log line saying what changed).  Starts the windows when usage_window=
- * was just set, stops them (saved) when it was removed.
+ * was just set, stops them (kept) when it was removed.
  */
-void usage_windows_reconfigure(const struct priority_conf *c,
-			       const char *state_dir, time_t now);
+void usage_windows_reconfigure(const struct priority_conf *c, time_t now);
+
+/*
+ * usage_windows_image() - what to save: the windows in use encoded at
+ * now (*in_use true), else a copy of the kept image, else nothing (*buf
+ * NULL).  OUT *buf (malloc'ed; free() it), *len.  The caller may hold
+ * assoc_mgr's locks (windows_mutex is taken last), so that the image is
+ * of the same instant as the usage read under them.
+ * RET 0, or -1 (logged) when out of memory.
+ */
+int usage_windows_image(time_t now, unsigned char **buf, size_t *len,
+			bool *in_use);
 
 /*
  * usage_windows_charge() - add amount (>= 0) used evenly over [from, to]
@@ -88,11 +113,5 @@ void usage_windows_roll(time_t now);
 bool usage_windows_fill_tree(struct ts_tree *t,
 			     long (*node_of)(const void *arg, uint32_t id),
 			     const void *arg);
-
-/*
- * usage_windows_save() - write the windows to the state file at now.
- * Call inside lock_state_files().  RET 0, or -1 (logged).
- */
-int usage_windows_save(time_t now);
 
 #endif /* PT_USAGE_WINDOWS_H */

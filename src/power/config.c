@@ -48,7 +48,7 @@ static const struct key keys[] = {
 	{ "max_jobs_analyze_limit", TS_POWER_KEY_SCALAR, T_INT,
 	  F(max_jobs_analyze_limit), 1, 1000000 },
 	{ "max_concurrent_nodes", TS_POWER_KEY_SCALAR, T_INT,
-	  F(max_concurrent_nodes), 1, 100000 },
+	  F(max_concurrent_nodes), 1, TS_HOSTLIST_MAX },
 	{ "backend", TS_POWER_KEY_SCALAR, T_BACKEND, F(backend), 0, 0 },
 	{ "capmc_path", TS_POWER_KEY_SCALAR, T_PATH, F(capmc_path), 0, 0 },
 	{ "ipmitool_path", TS_POWER_KEY_SCALAR, T_PATH, F(ipmitool_path), 0,
@@ -509,6 +509,30 @@ int ts_power_config_check_secret_mode(const char *node, const char *path,
 			err, TS_EINVAL, -1,
 			"bmc %s: password_file %s has mode %04o: readable by group or others (chmod 600 %s)",
 			node, path, mode & 07777, path);
+	return TS_OK;
+}
+
+int ts_power_config_check_owner(const char *what, const char *path,
+				unsigned uid, const char *owner_name,
+				unsigned mode, int is_dir,
+				const struct ts_power_trust *trust,
+				struct ts_error *err)
+{
+	const char *kind = is_dir ? "directory " : "";
+	const char *sep = what && *what ? ": " : "";
+
+	what = what ? what : "";
+	if (uid != 0 && uid != trust->slurm_uid)
+		return ts_error_set(
+			err, TS_EINVAL, -1,
+			"%s%s%s%s is owned by %s (uid %u), not by root or SlurmUser %s (uid %u)",
+			what, sep, kind, path, owner_name, uid,
+			trust->slurm_user, trust->slurm_uid);
+	if ((mode & 022) && !(is_dir && uid == 0 && (mode & 01000)))
+		return ts_error_set(
+			err, TS_EINVAL, -1,
+			"%s%s%s%s has mode %04o: writable by group or others (chmod go-w %s)",
+			what, sep, kind, path, mode & 07777, path);
 	return TS_OK;
 }
 

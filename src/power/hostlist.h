@@ -22,8 +22,13 @@
 
 #include "error.h"
 
-/* Most names one expression may expand to (guards against "n[0-9999999]"). */
-#define TS_HOSTLIST_MAX 65536
+/*
+ * Most names one expression may expand to (guards against
+ * "n[0-9999999]"): the most nodes node_power handles, which is also the
+ * upper bound of max_concurrent_nodes (config.c), so that any number of
+ * nodes it may move at once can be named in one request.
+ */
+#define TS_HOSTLIST_MAX 100000
 
 struct ts_hostlist {
 	size_t n;    /* names in use */

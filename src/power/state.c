@@ -207,9 +207,11 @@ static int parse_state_line(struct ts_power_state *st, char *line, long lineno,
 		return err ? err->code : TS_ENOMEM;
 	nd = &st->node[i];
 	while ((tok = strtok_r(NULL, " \t", &save))) {
-		char copy[128];
+		char copy[128]; /* for the message; a longer field ends "..." */
 
-		snprintf(copy, sizeof(copy), "%s", tok);
+		if (snprintf(copy, sizeof(copy), "%s", tok) >=
+		    (int)sizeof(copy))
+			memcpy(copy + sizeof(copy) - 4, "...", 4);
 		if (parse_field(nd, tok))
 			return ts_error_set(err, TS_ECORRUPT, lineno,
 					    "line %ld: bad field \"%s\"",

@@ -286,16 +286,16 @@ lost=$(awk 'BEGIN { printf "%.17g", 68.75 / (216.25 - 0.5 * 14400 / 4320) }')
 for d in torn:"torn or truncated" corrupt:"CRC mismatch"; do
 	what=${d%%:*} why=${d#*:}
 	o=$work/ext-maui-john-$what.out e=$work/ext-maui-john-$what.err
-	grep -q "treeshare_windows: $why.*; using .*treeshare_windows.prev, saved at 2023-11-15T14:00:00Z: usage charged after that is lost" "$e" &&
+	grep -q "treeshare_state: $why.*; using .*treeshare_state.prev, saved at 2023-11-15T14:00:00Z (last decay 2023-11-15T14:00:00Z): usage charged by jobs that ended after that is lost" "$e" &&
 		close "$(field "$o" 11 john 10)" "$lost" 1e-12
-	check "maui_${what}_window_file_falls_back_to_prev_losing_only_what_came_after" $? \
+	check "maui_${what}_state_file_falls_back_to_prev_losing_only_what_came_after" $? \
 		"john $(field "$o" 11 john 10), want $lost; log: $(grep treeshare "$e" | head -2)"
 done
 
 e=$work/ext-maui-john-both.err
 [ "$(cat "$work/ext-maui-john-both.rc")" -ne 0 ] &&
-	[ "$(grep -c 'usage windows unusable: .*treeshare_windows: torn or truncated.*treeshare_windows.prev: CRC mismatch.*slurmctld cannot start' "$e")" = 1 ]
-check maui_both_window_copies_bad_refuses_start_logged_once $? \
+	[ "$(grep -c 'treeshare_state unusable: .*treeshare_state: torn or truncated.*treeshare_state.prev: CRC mismatch.*slurmctld cannot start' "$e")" = 1 ]
+check maui_both_state_file_copies_bad_refuses_start_logged_once $? \
 	"exit $(cat "$work/ext-maui-john-both.rc"); $(grep -c unusable "$e") lines"
 
 sed '$a reconfigure 4 PriorityParameters=usage_window=4:00:00,usage_depth=4,usage_decay=0.5' \

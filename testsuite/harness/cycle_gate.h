@@ -27,6 +27,13 @@ void th_gate_cycle_ended(void);
  */
 bool th_gate_wait(unsigned n, unsigned timeout_s, long long *ns);
 
+/*
+ * th_gate_start_at() - count cycles from done (a run resumed after a
+ * crash in cycle done): the thread's first cycle is done + 1.  Before
+ * th_gate_arm().
+ */
+void th_gate_start_at(unsigned done);
+
 /* th_gate_arm() - start timing cycle 1 (call just before init()). */
 void th_gate_arm(void);
 

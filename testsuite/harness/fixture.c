@@ -940,7 +940,7 @@ static void add_event(struct th_fixture *fx, const struct th_event *ev)
 	fx->event[fx->n_event++] = *ev;
 }
 
-/* "restart N [damage=torn|corrupt|both] [down=SECS]" */
+/* "restart N [damage=KIND] [file=NAME] [down=SECS]" */
 static int parse_restart(struct parser *p)
 {
 	static const char *const damages[] = {
@@ -948,37 +948,57 @@ static int parse_restart(struct parser *p)
 		[TH_DAMAGE_TORN] = "torn",
 		[TH_DAMAGE_CORRUPT] = "corrupt",
 		[TH_DAMAGE_BOTH] = "both",
+		[TH_DAMAGE_ZERO] = "zero",
+		[TH_DAMAGE_RANDOM] = "random",
+		[TH_DAMAGE_TRAILING] = "trailing",
+		[TH_DAMAGE_FUTURE] = "future",
+		[TH_DAMAGE_NEGATIVE] = "negative",
+		[TH_DAMAGE_MISSING] = "missing",
+		[TH_DAMAGE_OLD_FORMAT] = "old_format",
 	};
 	struct th_event ev = { .kind = TH_EV_RESTART };
 	size_t k;
-	int i;
+	int i, rc = 0;
 
 	if (event_cycle(p, &ev))
 		return -1;
-	for (i = 2; i < p->n_tok; i++) {
+	for (i = 2; i < p->n_tok && !rc; i++) {
 		char *key = p->tok[i].text, *val = split_kv(key);
-		uint32_t v;
+		uint32_t v = 0;
 
 		if (val && !strcmp(key, "damage")) {
 			for (k = 0; k < sizeof(damages) / sizeof(*damages); k++)
 				if (!strcmp(val, damages[k]))
 					break;
 			if (k == sizeof(damages) / sizeof(*damages))
-				return fail(p, p->tok[i].col,
-					    "damage=%s: not none, torn, "
-					    "corrupt or both",
-					    val);
+				rc = fail(p, p->tok[i].col,
+					  "damage=%s: not none, torn, "
+					  "corrupt, both, zero, random, "
+					  "trailing, future, negative, "
+					  "missing or old_format",
+					  val);
 			ev.damage = (enum th_damage)k;
+		} else if (val && !strcmp(key, "file")) {
+			if (!*val || strchr(val, '/'))
+				rc = fail(p, p->tok[i].col,
+					  "file=%s: not a file name", val);
+			free(ev.damage_file);
+			ev.damage_file = dup_str(val);
 		} else if (val && !strcmp(key, "down")) {
 			if (parse_u32(val, &v))
-				return fail(p, p->tok[i].col,
-					    "down=%s: not seconds", val);
+				rc = fail(p, p->tok[i].col,
+					  "down=%s: not seconds", val);
 			ev.down = v;
 		} else {
-			return fail(p, p->tok[i].col,
-				    "expected damage= or down=, got '%s'",
-				    p->tok[i].text);
+			rc = fail(p, p->tok[i].col,
+				  "expected damage=, file= or down=, got "
+				  "'%s'",
+				  p->tok[i].text);
 		}
+	}
+	if (rc) {
+		free(ev.damage_file);
+		return rc;
 	}
 	add_event(p->fx, &ev);
 	return 0;
@@ -994,6 +1014,19 @@ static int parse_reconfigure(struct parser *p)
 	if (p->n_tok < 3 || !strchr(p->tok[2].text, '='))
 		return fail(p, p->tok[0].col, "reconfigure N needs Key=Value");
 	ev.conf = rest_of_line(p, 2);
+	add_event(p->fx, &ev);
+	return 0;
+}
+
+/* "slurm_save N": slurmctld's periodic save of assoc_usage. */
+static int parse_slurm_save(struct parser *p)
+{
+	struct th_event ev = { .kind = TH_EV_SLURM_SAVE };
+
+	if (event_cycle(p, &ev))
+		return -1;
+	if (p->n_tok != 2)
+		return fail(p, p->tok[0].col, "slurm_save needs one cycle N");
 	add_event(p->fx, &ev);
 	return 0;
 }
@@ -1066,6 +1099,8 @@ static int parse_statement(struct parser *p)
 		return parse_restart(p);
 	if (!strcmp(kw, "reconfigure"))
 		return parse_reconfigure(p);
+	if (!strcmp(kw, "slurm_save"))
+		return parse_slurm_save(p);
 	if (p->n_tok != 2)
 		return fail(p, p->tok[0].col,
 			    "'%s' takes one value, or is "
@@ -1259,8 +1294,10 @@ void th_fixture_free(struct th_fixture *fx)
 		free(fx->job[i].tres_alloc);
 	}
 	free(fx->job);
-	for (i = 0; i < fx->n_event; i++)
+	for (i = 0; i < fx->n_event; i++) {
 		free(fx->event[i].conf);
+		free(fx->event[i].damage_file);
+	}
 	free(fx->event);
 	free(fx->dir);
 	free(fx->last_ran_expr);

@@ -89,19 +89,28 @@ struct th_job {
 	long line;
 };
 
-/* What a restart does to StateSaveLocation/treeshare_windows first. */
+/* What a restart does to a state file (damage_file=) first. */
 enum th_damage {
 	TH_DAMAGE_NONE,
-	TH_DAMAGE_TORN,	   /* the file cut to half its length */
-	TH_DAMAGE_CORRUPT, /* one byte in its middle flipped */
-	TH_DAMAGE_BOTH,	   /* torn, and its .prev copy corrupt */
+	TH_DAMAGE_TORN,	      /* the file cut to half its length */
+	TH_DAMAGE_CORRUPT,    /* one bit of its middle byte flipped */
+	TH_DAMAGE_BOTH,	      /* torn, and its previous copy corrupt */
+	TH_DAMAGE_ZERO,	      /* cut to zero length */
+	TH_DAMAGE_RANDOM,     /* replaced by as many random bytes */
+	TH_DAMAGE_TRAILING,   /* 8 bytes appended */
+	TH_DAMAGE_FUTURE,     /* last decay an hour after the clock, CRC good */
+	TH_DAMAGE_NEGATIVE,   /* last decay -1, CRC good */
+	TH_DAMAGE_MISSING,    /* removed (the previous copy stays) */
+	TH_DAMAGE_OLD_FORMAT, /* treeshare_state as an older treeshare
+				 kept it: treeshare_windows and 16 bytes */
 };
 
 /* Something done to the controller between two cycles. */
 struct th_event {
-	enum { TH_EV_RESTART, TH_EV_RECONFIGURE } kind;
+	enum { TH_EV_RESTART, TH_EV_RECONFIGURE, TH_EV_SLURM_SAVE } kind;
 	unsigned after;	       /* cycle after which it happens */
 	enum th_damage damage; /* restart */
+	char *damage_file;     /* restart: the file (default treeshare_state) */
 	time_t down;	       /* restart: extra seconds down */
 	char *conf;	       /* reconfigure: "Key=Value" for slurm.conf */
 	long line;

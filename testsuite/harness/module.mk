@@ -19,13 +19,15 @@ HARNESS_LIBS := -l:libslurmfull.so -lpthread -ldl -lm
 all: $(HARNESS_BIN)
 
 $(BUILD)/obj/harness/%.o: testsuite/harness/%.c \
-		$(wildcard testsuite/harness/*.h) plugins/slurm_compat.h
+		$(wildcard testsuite/harness/*.h) plugins/slurm_compat.h \
+		$(wildcard src/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(HARNESS_CFLAGS) -c -o $@ $<
 
-$(HARNESS_BIN): $(HARNESS_OBJS) $(HARNESS_STUBS)
+# libtreeshare: release names, and the state file formats (th_setup_damage()).
+$(HARNESS_BIN): $(HARNESS_OBJS) $(HARNESS_STUBS) $(LIBTS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(HARNESS_OBJS) $(HARNESS_LDFLAGS) $(HARNESS_LIBS)
+	$(CC) -o $@ $(HARNESS_OBJS) $(LIBTS) $(HARNESS_LDFLAGS) $(HARNESS_LIBS)
 
 CHECK_STAGES += harness
 .PHONY: check-harness

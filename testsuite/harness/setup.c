@@ -33,6 +33,10 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "src/decay_record.h"
+#include "src/usage_state.h"
+#include "src/window_store.h"
+
 #include "release.h"
 #include "setup.h"
 #include "stubs.h"
@@ -184,12 +188,22 @@ int th_setup_conf(struct th_setup *s, const struct th_fixture *fx)
 	/* run_in_daemon() compares this name: running_in_slurmctld() */
 	log_init("slurmctld", logopt, 0, NULL);
 
-	s->dir = xstrdup_printf("%s/ts-harness.XXXXXX",
-				(tmp && *tmp) ? tmp : "/tmp");
-	if (!mkdtemp(s->dir)) {
-		fprintf(stderr, "ts-harness: mkdtemp %s: %s\n", s->dir,
-			strerror(errno));
-		return -1;
+	if (s->state_dir) {
+		s->dir = xstrdup(s->state_dir);
+		s->keep_dir = true;
+		if (mkdir(s->dir, 0700) && errno != EEXIST) {
+			fprintf(stderr, "ts-harness: mkdir %s: %s\n", s->dir,
+				strerror(errno));
+			return -1;
+		}
+	} else {
+		s->dir = xstrdup_printf("%s/ts-harness.XXXXXX",
+					(tmp && *tmp) ? tmp : "/tmp");
+		if (!mkdtemp(s->dir)) {
+			fprintf(stderr, "ts-harness: mkdtemp %s: %s\n", s->dir,
+				strerror(errno));
+			return -1;
+		}
 	}
 	if (write_conf(s, fx))
 		return -1;
@@ -728,7 +742,7 @@ static void begin_run_secs(job_record_t *j)
 
 static int make_job(const struct th_fixture *fx, const struct th_job *fj,
 		    part_record_t **parts, slurmdb_assoc_rec_t **assocs,
-		    job_record_t **out)
+		    time_t crashed, job_record_t **out)
 {
 	uint32_t assoc_id = fx->assoc[fj->assoc].id;
 	job_record_t *j = xmalloc(sizeof(*j));
@@ -823,12 +837,26 @@ static int make_job(const struct th_fixture *fx, const struct th_job *fj,
 		j->tres_alloc_cnt[TRES_ARRAY_CPU] = fj->total_cpus;
 		j->tres_alloc_cnt[TRES_ARRAY_NODE] = fj->min_nodes;
 	}
+	if (crashed && fj->finish && fj->finish <= crashed &&
+	    (fj->state == TH_JOB_RUNNING || fj->state == TH_JOB_SUSPENDED)) {
+		/* ended before the crash; slurmctld saved its end charged */
+		j->job_state = JOB_COMPLETE;
+		j->end_time = fj->finish;
+		j->end_time_exp = (time_t)NO_VAL;
+		return 0;
+	}
 	if (fj->state == TH_JOB_RUNNING || fj->state == TH_JOB_SUSPENDED)
 		begin_run_secs(j);
 	return 0;
 }
 
-static int make_jobs(const struct th_fixture *fx, part_record_t **parts)
+/*
+ * crashed: the clock of the cycle a crash cut short (0: no crash); the
+ * restart comes at restart.  A job may not finish in between: it would
+ * end after the restart's first cycle, not before the next one.
+ */
+static int make_jobs(const struct th_fixture *fx, part_record_t **parts,
+		     time_t crashed, time_t restart)
 {
 	slurmdb_assoc_rec_t **assocs = map_assocs(fx);
 	int rc = 0;
@@ -836,9 +864,19 @@ static int make_jobs(const struct th_fixture *fx, part_record_t **parts)
 
 	job_list = list_create(free_job);
 	for (i = 0; i < fx->n_job && !rc; i++) {
+		const struct th_job *fj = &fx->job[i];
 		job_record_t *j = NULL;
 
-		rc = make_job(fx, &fx->job[i], parts, assocs, &j);
+		if (crashed && fj->finish > crashed && fj->finish <= restart) {
+			fprintf(stderr,
+				"%s:%ld: job %u finishes at %ld, between "
+				"the crash (%ld) and the restart (%ld)\n",
+				fx->path, fj->line, fj->id, (long)fj->finish,
+				(long)crashed, (long)restart);
+			rc = -1;
+			break;
+		}
+		rc = make_job(fx, fj, parts, assocs, crashed, &j);
 		list_append(job_list, j);
 	}
 	xfree(assocs);
@@ -870,33 +908,51 @@ static int write_decay_state(struct th_setup *s, const struct th_fixture *fx)
 
 int th_setup_restore_decay_state(struct th_setup *s)
 {
-	char *path = xstrdup_printf("%s/priority_last_decay_ran", s->dir);
+	static const char *const gone[] = { "priority_last_decay_ran",
+					    "priority_last_decay_ran.old",
+					    "treeshare_state",
+					    "treeshare_state.prev" };
+	size_t k;
 	int rc = 0;
 
-	if (s->decay_state)
+	/* No plugin ran yet: no state of one. */
+	for (k = 0; k < sizeof(gone) / sizeof(gone[0]); k++) {
+		char *path = xstrdup_printf("%s/%s", s->dir, gone[k]);
+
+		if (unlink(path) && errno != ENOENT)
+			rc = -1;
+		xfree(path);
+	}
+	if (!rc && s->decay_state)
 		rc = write_file(s->dir, "priority_last_decay_ran",
 				s->decay_state, s->decay_len);
-	else if (unlink(path) && errno != ENOENT)
-		rc = -1;
-	xfree(path);
 	return rc;
 }
 
 int th_setup_controller(struct th_setup *s, const struct th_fixture *fx)
 {
+	time_t period = (time_t)slurm_conf.priority_calc_period;
+	time_t crashed = 0, restart = 0;
 	part_record_t **parts;
 	char *decay_file;
 	int rc;
 
-	if (write_tres(s, fx) || write_assoc_mgr_state(s, fx) ||
-	    write_usage(s, fx) || load_assoc_mgr(s))
+	if (s->resume) {
+		/* slurmctld's own files are as it last saved them */
+		crashed = fx->now + (time_t)(s->resume - 1) * period;
+		restart = fx->now + (time_t)s->resume * period;
+		if (load_assoc_mgr(s))
+			return -1;
+	} else if (write_tres(s, fx) || write_assoc_mgr_state(s, fx) ||
+		   write_usage(s, fx) || load_assoc_mgr(s)) {
 		return -1;
+	}
 	parts = xcalloc(fx->n_part + 1, sizeof(*parts));
 	rc = make_partitions(fx, parts);
 	if (!rc)
-		rc = make_jobs(fx, parts);
+		rc = make_jobs(fx, parts, crashed, restart);
 	xfree(parts);
-	if (rc || write_decay_state(s, fx))
+	if (rc || (!s->resume && write_decay_state(s, fx)))
 		return -1;
 	decay_file = xstrdup_printf("%s/priority_last_decay_ran", s->dir);
 	th_stubs_watch_decay_file(decay_file);
@@ -950,6 +1006,49 @@ int th_setup_reconfigure_undo(struct th_setup *s, const struct th_fixture *fx)
 	return reread_conf(s, fx) == SLURM_SUCCESS ? 0 : -1;
 }
 
+/* Zero one usage record's TRES run seconds (list_for_each callbacks). */
+static int zero_assoc_run_secs(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *a = x;
+
+	(void)arg;
+	if (a->usage && a->usage->grp_used_tres_run_secs)
+		memset(a->usage->grp_used_tres_run_secs, 0,
+		       sizeof(uint64_t) * g_tres_count);
+	return 0;
+}
+
+static int zero_qos_run_secs(void *x, void *arg)
+{
+	slurmdb_qos_rec_t *q = x;
+
+	(void)arg;
+	if (q->usage && q->usage->grp_used_tres_run_secs)
+		memset(q->usage->grp_used_tres_run_secs, 0,
+		       sizeof(uint64_t) * g_tres_count);
+	return 0;
+}
+
+void th_setup_restart_run_secs(void)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
+	slurmctld_lock_t job_read = { .job = READ_LOCK };
+	job_record_t *j;
+	list_itr_t *it;
+
+	lock_slurmctld(job_read);
+	assoc_mgr_lock(&locks);
+	(void)list_for_each(assoc_mgr_assoc_list, zero_assoc_run_secs, NULL);
+	(void)list_for_each(assoc_mgr_qos_list, zero_qos_run_secs, NULL);
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it)))
+		if (IS_JOB_RUNNING(j) || IS_JOB_SUSPENDED(j))
+			begin_run_secs(j);
+	list_iterator_destroy(it);
+	assoc_mgr_unlock(&locks);
+	unlock_slurmctld(job_read);
+}
+
 int th_setup_end_jobs(const struct th_fixture *fx, time_t now)
 {
 	slurmctld_lock_t job_write = { .job = WRITE_LOCK, .part = READ_LOCK };
@@ -996,34 +1095,177 @@ static int corrupt(const char *path)
 	return rc;
 }
 
-/* Cut path to half its length. */
-static int tear(const char *path)
+/* Cut path to half its length, or to nothing. */
+static int tear(const char *path, bool whole)
 {
 	struct stat st;
 
 	if (stat(path, &st))
 		return -1;
-	return truncate(path, st.st_size / 2);
+	return truncate(path, whole ? 0 : st.st_size / 2);
 }
 
-int th_setup_damage(struct th_setup *s, enum th_damage damage)
+/* Replace dir/base's bytes by as many (at least 16) pseudo-random ones. */
+static int scramble(const char *dir, const char *base, const char *path)
 {
-	char *file = xstrdup_printf("%s/treeshare_windows", s->dir);
-	char *prev = xstrdup_printf("%s.prev", file);
+	unsigned char buf[4096];
+	unsigned x = 20231115;
+	struct stat st;
+	size_t n, i;
+
+	if (stat(path, &st))
+		return -1;
+	n = st.st_size < 16 ? 16 : (size_t)st.st_size;
+	if (n > sizeof(buf))
+		n = sizeof(buf);
+	for (i = 0; i < n; i++) {
+		x = x * 1103515245u + 12345u;
+		buf[i] = (unsigned char)(x >> 16);
+	}
+	return write_file(dir, base, buf, n);
+}
+
+static int append_bytes(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_APPEND), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = write(fd, "trailing", 8) == 8 ? 0 : -1;
+	close(fd);
+	return rc;
+}
+
+/* Set dir/base's last decay time to t, its checks made right again. */
+static int set_time(const char *dir, const char *base, const char *path,
+		    int64_t t)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *image = NULL;
+	size_t len;
+	int rc;
+
+	if (!strncmp(base, "priority_last_decay_ran", 23)) {
+		struct ts_decay_record r = { .last_ran = t };
+		unsigned char rec[TS_DECAY_RECORD_BYTES];
+
+		ts_decay_record_encode(&r, rec);
+		return write_file(dir, base, rec, sizeof(rec));
+	} else {
+		struct ts_usage_state u;
+
+		/* read with a clock far ahead: only the time is changed */
+		rc = ts_usage_state_load(path, INT64_MAX / 2, &u, NULL, &err);
+		if (rc)
+			return -1;
+		u.last_ran = t;
+		if (u.saved_at < t)
+			u.saved_at = t;
+		rc = ts_usage_state_encode(&u, &image, &len, &err);
+		ts_usage_state_free(&u);
+		if (rc)
+			return -1;
+		/* in place: the previous copy stays as it is */
+		rc = write_file(dir, base, image, len);
+		free(image);
+		return rc;
+	}
+}
+
+/*
+ * treeshare_state as a treeshare before issue 13 left its state: the
+ * windows in treeshare_windows, the times in multifactor's 16 bytes.
+ */
+static int old_format(const char *dir)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_usage_state u;
+	char *path = xstrdup_printf("%s/treeshare_state", dir);
+	char *prev = xstrdup_printf("%s.prev", path);
+	char *win = xstrdup_printf("%s/treeshare_windows", dir);
+	buf_t *buf;
+	int rc;
+
+	rc = ts_usage_state_load(path, INT64_MAX / 2, &u, NULL, &err);
+	if (rc) {
+		xfree(path);
+		xfree(prev);
+		xfree(win);
+		return -1;
+	}
+	if (u.windows_len)
+		rc = ts_window_store_save_image(win, u.windows, u.windows_len,
+						&err);
+	buf = init_buf(BUF_SIZE);
+	pack_time((time_t)u.last_ran, buf);
+	pack_time((time_t)u.last_reset, buf);
+	if (!rc)
+		rc = write_buf(dir, "priority_last_decay_ran", buf);
+	else
+		free_buf(buf);
+	if (!rc && (unlink(path) || unlink(prev)))
+		rc = -1;
+	ts_usage_state_free(&u);
+	xfree(path);
+	xfree(prev);
+	xfree(win);
+	return rc ? -1 : 0;
+}
+
+int th_setup_damage(struct th_setup *s, enum th_damage damage, const char *name,
+		    time_t now)
+{
+	const char *base = name ? name : "treeshare_state";
+	bool old = !strncmp(base, "priority_last_decay_ran", 23);
+	char *file = xstrdup_printf("%s/%s", s->dir, base);
+	char *prev = xstrdup_printf("%s%s", file, old ? ".old" : ".prev");
 	int rc = 0;
 
-	if (damage == TH_DAMAGE_TORN || damage == TH_DAMAGE_BOTH)
-		rc |= tear(file);
-	if (damage == TH_DAMAGE_CORRUPT)
-		rc |= corrupt(file);
-	if (damage == TH_DAMAGE_BOTH)
-		rc |= corrupt(prev);
+	switch (damage) {
+	case TH_DAMAGE_NONE:
+		break;
+	case TH_DAMAGE_TORN:
+		rc = tear(file, false);
+		break;
+	case TH_DAMAGE_CORRUPT:
+		rc = corrupt(file);
+		break;
+	case TH_DAMAGE_BOTH:
+		rc = tear(file, false) | corrupt(prev);
+		break;
+	case TH_DAMAGE_ZERO:
+		rc = tear(file, true);
+		break;
+	case TH_DAMAGE_RANDOM:
+		rc = scramble(s->dir, base, file);
+		break;
+	case TH_DAMAGE_TRAILING:
+		rc = append_bytes(file);
+		break;
+	case TH_DAMAGE_FUTURE:
+		rc = set_time(s->dir, base, file, (int64_t)now + 3600);
+		break;
+	case TH_DAMAGE_NEGATIVE:
+		rc = set_time(s->dir, base, file, -1);
+		break;
+	case TH_DAMAGE_MISSING:
+		rc = unlink(file);
+		break;
+	case TH_DAMAGE_OLD_FORMAT:
+		rc = old_format(s->dir);
+		break;
+	}
 	if (rc)
 		fprintf(stderr, "ts-harness: cannot damage %s: %s\n", file,
 			strerror(errno));
 	xfree(file);
 	xfree(prev);
 	return rc ? -1 : 0;
+}
+
+void th_setup_slurm_save(void)
+{
+	(void)dump_assoc_mgr_state();
 }
 
 static void remove_dir(const char *dir)

@@ -28,6 +28,8 @@
 struct th_setup {
 	const char *plugin;	/* PriorityType */
 	const char *plugin_dir; /* PluginDir value */
+	const char *state_dir;	/* -D: use (and keep) this directory */
+	unsigned resume;	/* -r: cycles a crashed run ended; 0: none */
 	char *dir;	   /* private dir: slurm.conf + StateSaveLocation */
 	int verbose;	   /* extra Slurm log levels on stderr */
 	bool keep_dir;	   /* leave dir behind (debugging) */
@@ -47,6 +49,11 @@ int th_setup_conf(struct th_setup *s, const struct th_fixture *fx);
 /*
  * th_setup_controller() - load TRES, QOS, associations and usage, build
  * partitions and jobs, write the decay state.  After th_setup_conf().
+ * With s->resume (a restart after a crash during cycle resume), the
+ * state files already in the directory are slurmctld's last save and are
+ * loaded as they are, no decay state is written, and jobs that finished
+ * before the crash are complete, their end charged (as slurmctld's job
+ * state says); no job may finish between the crash and the restart.
  * RET 0, or -1 after printing why.
  */
 int th_setup_controller(struct th_setup *s, const struct th_fixture *fx);
@@ -78,6 +85,14 @@ int th_setup_reconfigure(struct th_setup *s, const struct th_fixture *fx,
 			 const char *conf);
 
 /*
+ * th_setup_restart_run_secs() - what a restarted slurmctld does to the
+ * TRES run seconds: every association's and QOS's are zeroed, then each
+ * running job's are reserved again as acct_policy_job_begin() does (the
+ * plugin gives back what was used, up to its last decay, at start).
+ */
+void th_setup_restart_run_secs(void);
+
+/*
  * th_setup_reconfigure_undo() - forget the last th_setup_reconfigure()
  * and read slurm.conf again as it was before it.  RET 0 or -1.
  */
@@ -92,10 +107,19 @@ int th_setup_reconfigure_undo(struct th_setup *s, const struct th_fixture *fx);
 int th_setup_end_jobs(const struct th_fixture *fx, time_t now);
 
 /*
- * th_setup_damage() - damage StateSaveLocation/treeshare_windows (and
- * its .prev copy) as a crash or a bad disk would.  RET 0 or -1.
+ * th_setup_damage() - damage StateSaveLocation/FILE (default
+ * treeshare_state; "both" also its previous copy, .prev, or .old for
+ * priority_last_decay_ran) as a crash, a bad disk or a stepped clock
+ * would.  now: the clock ("future" is an hour after it).  RET 0 or -1.
  */
-int th_setup_damage(struct th_setup *s, enum th_damage damage);
+int th_setup_damage(struct th_setup *s, enum th_damage damage, const char *file,
+		    time_t now);
+
+/*
+ * th_setup_slurm_save() - slurmctld's periodic save of its usage
+ * (dump_assoc_mgr_state(): assoc_usage, qos_usage, ...).
+ */
+void th_setup_slurm_save(void);
 
 /* th_setup_free() - free jobs, partitions, assoc_mgr; remove the dir. */
 void th_setup_free(struct th_setup *s);

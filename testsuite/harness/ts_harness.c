@@ -44,7 +44,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ts-harness [run] [-p TYPE] [-c CYCLES] [-t SECS] "
-		"[-v] [-k] FIXTURE\n"
+		"[-v] [-k] [-i] [-D DIR [-r N]] FIXTURE\n"
 		"       ts-harness gen -a classic|depth_oblivious|fair_tree "
 		"-s SEED\n"
 		"       ts-harness compare FILE_A FILE_B\n"
@@ -57,13 +57,19 @@ static void usage(FILE *out)
 		"  -t SECS   longest wait for one cycle (default %d)\n"
 		"  -d DIRS   PluginDir (default <bin>/../lib/slurm:%s)\n"
 		"  -v        more Slurm logging on stderr (repeatable)\n"
-		"  -k        keep the private StateSaveLocation\n",
+		"  -k        keep the private StateSaveLocation\n"
+		"  -i        as slurmctld -i: ignore unusable state files\n"
+		"  -D DIR    StateSaveLocation DIR (created, kept)\n"
+		"  -r N      resume in DIR after a crash in cycle N: "
+		"run cycles N+1..\n",
 		DEFAULT_TIMEOUT, TH_DEB_PLUGINDIR);
 }
 
 struct run_opts {
 	const char *plugin;
 	const char *fixture;
+	const char *state_dir;
+	unsigned resume;
 	char *plugin_dir;
 	unsigned cycles;
 	unsigned timeout;
@@ -76,7 +82,8 @@ struct run_opts {
  * start: the plugin's fini() (its decay thread released from the gate by
  * its own join), StateSaveLocation damaged if asked, the clock moved on
  * by the downtime, then init() again, whose thread runs cycle c + 1.
- * RET 0, or 2 after printing why.
+ * RET 0, 4 after printing that the plugin refused to start (nothing of
+ * it runs: the harness can clean up and exit 2), or 2 after printing why.
  */
 static int restart(struct th_setup *s, const struct th_event *ev, unsigned c)
 {
@@ -92,8 +99,10 @@ static int restart(struct th_setup *s, const struct th_event *ev, unsigned c)
 			c);
 		return 2;
 	}
-	if (ev->damage != TH_DAMAGE_NONE && th_setup_damage(s, ev->damage))
+	if (ev->damage != TH_DAMAGE_NONE &&
+	    th_setup_damage(s, ev->damage, ev->damage_file, th_clock_now()))
 		return 2;
+	th_setup_restart_run_secs();
 	th_clock_advance(ev->down);
 	th_gate_allow(c + 1);
 	if (th_release_start() != SLURM_SUCCESS) {
@@ -101,7 +110,7 @@ static int restart(struct th_setup *s, const struct th_event *ev, unsigned c)
 			"ts-harness: restart after cycle %u: cannot load "
 			"%s\n",
 			c, s->plugin);
-		return 2;
+		return 4;
 	}
 	return 0;
 }
@@ -162,7 +171,7 @@ static int reconfigure(struct th_setup *s, const struct th_fixture *fx,
 /*
  * Between cycles c and c + 1: jobs whose finish time has come end, then
  * the fixture's restarts and reconfigures after cycle c, in order.
- * RET 0, or 2 after printing why.
+ * RET 0, or 2 or 4 (restart()) after printing why.
  */
 static int between(struct th_setup *s, const struct th_fixture *fx, unsigned c,
 		   bool *allowed)
@@ -176,9 +185,13 @@ static int between(struct th_setup *s, const struct th_fixture *fx, unsigned c,
 		if (ev->after != c)
 			continue;
 		if (ev->kind == TH_EV_RESTART) {
-			if (restart(s, ev, c))
-				return 2;
+			int rc = restart(s, ev, c);
+
+			if (rc)
+				return rc;
 			*allowed = true;
+		} else if (ev->kind == TH_EV_SLURM_SAVE) {
+			th_setup_slurm_save();
 		} else if (reconfigure(s, fx, ev, c, allowed)) {
 			return 2;
 		}
@@ -190,6 +203,8 @@ static int run(struct run_opts *o)
 {
 	struct th_setup s = { .plugin = o->plugin,
 			      .plugin_dir = o->plugin_dir,
+			      .state_dir = o->state_dir,
+			      .resume = o->resume,
 			      .verbose = o->verbose,
 			      .keep_dir = o->keep };
 	struct th_fixture fx;
@@ -208,6 +223,13 @@ static int run(struct run_opts *o)
 		th_fixture_free(&fx);
 		return 2;
 	}
+	if (o->resume >= cycles) {
+		fprintf(stderr,
+			"ts-harness: -r %u: the fixture runs %u cycles\n",
+			o->resume, cycles);
+		th_fixture_free(&fx);
+		return 2;
+	}
 	th_clock_set(fx.now);
 	if (th_setup_conf(&s, &fx) || th_setup_controller(&s, &fx)) {
 		th_setup_free(&s);
@@ -215,6 +237,13 @@ static int run(struct run_opts *o)
 		return 2;
 	}
 	th_report_config(stdout, cycles);
+	if (o->resume) {
+		/* the restart comes when the next cycle is due */
+		th_clock_set(fx.now +
+			     (time_t)o->resume *
+				     (time_t)slurm_conf.priority_calc_period);
+		th_gate_start_at(o->resume);
+	}
 	th_gate_arm();
 	if (th_release_start() != SLURM_SUCCESS) {
 		fprintf(stderr, "ts-harness: cannot load %s from %s\n",
@@ -223,7 +252,7 @@ static int run(struct run_opts *o)
 		th_fixture_free(&fx);
 		return 2;
 	}
-	for (c = 1; c <= cycles; c++) {
+	for (c = o->resume + 1; c <= cycles; c++) {
 		if (!th_gate_wait(c, o->timeout, NULL)) {
 			fprintf(stderr,
 				"ts-harness: %s: decay cycle %u did "
@@ -240,7 +269,14 @@ static int run(struct run_opts *o)
 
 			th_clock_advance(
 				(time_t)slurm_conf.priority_calc_period);
-			if (between(&s, &fx, c, &allowed)) {
+			rc = between(&s, &fx, c, &allowed);
+			if (rc == 4) {
+				/* refused to start: nothing of it runs */
+				th_setup_free(&s);
+				th_fixture_free(&fx);
+				return 2;
+			}
+			if (rc) {
 				fflush(stdout);
 				_exit(2); /* the plugin may be half gone */
 			}
@@ -263,7 +299,7 @@ static int run_main(int argc, char **argv)
 			      .timeout = DEFAULT_TIMEOUT };
 	int opt, rc;
 
-	while ((opt = getopt(argc, argv, "p:c:t:d:vkh")) != -1) {
+	while ((opt = getopt(argc, argv, "p:c:t:d:D:r:vkih")) != -1) {
 		switch (opt) {
 		case 'p':
 			o.plugin = optarg;
@@ -297,6 +333,22 @@ static int run_main(int argc, char **argv)
 		case 'k':
 			o.keep = true;
 			break;
+		case 'D':
+			o.state_dir = optarg;
+			break;
+		case 'i':
+			/* libslurmfull's, set by slurmctld -i */
+			ignore_state_errors = true;
+			break;
+		case 'r':
+			o.resume = (unsigned)strtoul(optarg, NULL, 10);
+			if (!o.resume || o.resume > 99) {
+				fprintf(stderr,
+					"ts-harness: -r %s: not 1..99\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -310,6 +362,11 @@ static int run_main(int argc, char **argv)
 		return 2;
 	}
 	o.fixture = argv[optind];
+	if (o.resume && !o.state_dir) {
+		fprintf(stderr, "ts-harness: -r needs -D DIR, the crashed "
+				"run's StateSaveLocation\n");
+		return 2;
+	}
 	if (!o.plugin_dir)
 		o.plugin_dir = th_setup_default_plugin_dir();
 	rc = run(&o);

@@ -265,6 +265,13 @@ check "power_on_off_enable and power_ramp_rate_enable False: suspend refused (ex
 	bash -c "[ $rc = 3 ] && [ ! -s '$T/capmc/calls.log' ]"
 check "refusal logged: 'refused: nid00024: power_on_off_enable is False'" \
 	has_line "$T/np.log" ";node_power_off;refused: nid00024: power_on_off_enable is False$"
+# The result line whole, however long (issue 13: it was cut at 1500
+# bytes): 676 names that no range can shorten, all refused.
+many=$(printf 'node%s\n' {a..z}{a..z} | paste -sd,)
+np suspend "$many"
+rc=$?
+check "a result line of 676 refused nodes is logged whole (exit $rc): ends with nodezz" \
+	bash -c "[ $rc = 3 ] && grep ';node_power_off;result: ' '$T/np.log' | tail -1 | grep -q 'nodezy,nodezz (exit 3)\$'"
 
 # --- L. run as slurmctld runs it ----------------------------------------
 # argv[0] the link's base name, environment SLURM_CONF only, fds 0-2

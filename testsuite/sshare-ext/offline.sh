@@ -388,6 +388,31 @@ t_long_name()
 }
 check "a 200000-byte user name is read and printed whole" t_long_name
 
+# Usage sums past what a usage line may give (1.8e308): refused with the
+# line, not printed as inf or a clamped number (issue 13).
+t_overflow()
+{
+	local out
+	printf 'account a root 1\nuser u1 a 1 1.7e308\nuser u2 a 1 1.7e308\n' \
+		>"$tmp/ovf"
+	out=$("$B" --input "$tmp/ovf" 2>&1)
+	[ $? = 1 ] && [ "$out" = 'sshare-ext: error: '"$tmp/ovf"': line 1: usage of account "a" adds up to 3.4e+308, above 1.8e308 (the largest usage a line may give)' ] ||
+		{ echo "file sum: $out"; return 1; }
+	out=$("$B" --input "$SEED" --usage bob@group1=1.7e308 \
+		--usage cathy@group1=1.7e308 2>&1)
+	[ $? = 1 ] && [ "$out" = "sshare-ext: error: --usage cathy@group1=1.7e308: group1's usage would add up to 3.4e+308, above 1.8e308" ] ||
+		{ echo "what-if sum: $out"; return 1; }
+	# an account name of 300 bytes is named whole (it was cut at 160)
+	local long
+	long=$(printf 'a%.0s' {1..300})
+	printf 'account %s root 1\nuser u1 %s 1 1.7e308\nuser u2 %s 1 1\n' \
+		"$long" "$long" "$long" >"$tmp/ovf-long"
+	out=$("$B" --input "$tmp/ovf-long" --usage "u2@$long=1.7e308" 2>&1)
+	[ $? = 1 ] && [ "$out" = "sshare-ext: error: --usage u2@$long=1.7e308: $long's usage would add up to 3.4e+308, above 1.8e308" ] ||
+		{ echo "what-if, long name: $out"; return 1; }
+}
+check "usage sums above 1.8e308 are refused naming the line or the --usage" t_overflow
+
 t_help()
 {
 	"$B" --help | grep -q -- '--input=FILE' &&

@@ -171,8 +171,9 @@ START_TEST(each_write_keeps_the_replaced_copy_as_previous)
 }
 END_TEST
 
-static int only_good(const char *path)
+static int only_good(const char *path, const void *arg)
 {
+	(void)arg;
 	return strcmp(content(path), "corrupt") != 0;
 }
 
@@ -276,7 +277,7 @@ END_TEST
 /* What a child's write returned. */
 struct outcome {
 	int rc;
-	char msg[256];
+	char msg[TS_ERROR_MSG_MAX];
 };
 
 /*

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "power/config.h"
 #include "power/hostlist.h"
 #include "power/nid.h"
 
@@ -81,7 +82,35 @@ START_TEST(hostlist_rejects_malformed_expressions_with_column)
 	expect_error("n[1;2]", TS_ESYNTAX, 4,
 		     "column 4: unexpected ';' in brackets");
 	expect_error("n[0-99999999]", TS_ERANGE, 13,
-		     "column 13: range 0-99999999 has more than 65536 names");
+		     "column 13: range 0-99999999 has more than 100000 names");
+}
+END_TEST
+
+/* Issue 13: max_concurrent_nodes goes to 100000; so must a request. */
+START_TEST(hostlist_limit_is_max_concurrent_nodes_upper_bound)
+{
+	struct ts_hostlist hl = TS_HOSTLIST_INIT;
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_power_config cfg;
+
+	ck_assert_int_eq(ts_hostlist_expand(&hl, "n[1-100000]", &err), TS_OK);
+	ck_assert_uint_eq(hl.n, 100000);
+	ck_assert_str_eq(hl.name[99999], "n100000");
+	ts_hostlist_free(&hl);
+	ck_assert_int_eq(ts_hostlist_expand(&hl, "n[1-100000],m1", &err),
+			 TS_ERANGE);
+	ck_assert_str_eq(err.msg, "more than 100000 host names");
+	ts_hostlist_free(&hl);
+
+	ck_assert_int_eq(ts_power_config_init(&cfg, &err), TS_OK);
+	ts_error_clear(&err);
+	ck_assert_int_eq(ts_power_config_set(&cfg, "max_concurrent_nodes",
+					     "100000", 0, &err),
+			 TS_OK);
+	ck_assert_int_eq(ts_power_config_set(&cfg, "max_concurrent_nodes",
+					     "100001", 0, &err),
+			 TS_ERANGE);
+	ts_power_config_free(&cfg);
 }
 END_TEST
 
@@ -188,6 +217,7 @@ Suite *suite_power_hostlist(void)
 	tcase_add_test(tc, hostlist_keeps_width_of_first_number);
 	tcase_add_test(tc, hostlist_expands_two_groups_as_product);
 	tcase_add_test(tc, hostlist_rejects_malformed_expressions_with_column);
+	tcase_add_test(tc, hostlist_limit_is_max_concurrent_nodes_upper_bound);
 	tcase_add_test(tc, hostlist_empty_expression_is_empty_list);
 	tcase_add_test(tc, hostlist_ranged_merges_runs_like_slurm);
 	tcase_add_test(tc, hostlist_ranged_round_trips_mixed_widths);

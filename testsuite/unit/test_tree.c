@@ -97,6 +97,50 @@ START_TEST(tree_reset_reuses_memory_for_same_size)
 }
 END_TEST
 
+/*
+ * root ─ A (shares 3) ─ u1, u2;  root ─ B (shares 1) ─ u3.  Reversed
+ * within each parent by ts_tree_permute(): every field moves with its
+ * node, parents are renumbered, the tree is finished again.
+ */
+START_TEST(tree_permute_moves_every_field_and_renumbers_parents)
+{
+	struct ts_tree t;
+	struct ts_error err = TS_ERROR_INIT;
+	/* old: 0 root, 1 A, 2 u1, 3 u2, 4 B, 5 u3 */
+	static const long order[] = { 0, 4, 5, 1, 3, 2 };
+	static const long bad[] = { 0, 2, 1, 3, 4, 5 };
+
+	ck_assert_int_eq(ts_tree_init(&t, 0, &err), TS_OK);
+	ck_assert_int_ge(ts_tree_add(&t, TS_NO_NODE, "root", 0, 1, 60, 0, &err),
+			 0);
+	ck_assert_int_ge(ts_tree_add(&t, 0, "A", 0, 3, 50, 10, &err), 0);
+	ck_assert_int_ge(ts_tree_add(&t, 1, "u1", 1, 1, 20, 11, &err), 0);
+	ck_assert_int_ge(ts_tree_add(&t, 1, "u2", 1, 2, 30, 12, &err), 0);
+	ck_assert_int_ge(ts_tree_add(&t, 0, "B", 0, 1, 10, 20, &err), 0);
+	ck_assert_int_ge(ts_tree_add(&t, 4, "u3", 1, 1, 10, 21, &err), 0);
+	ck_assert_int_eq(ts_tree_finish(&t, &err), TS_OK);
+
+	ck_assert_int_eq(ts_tree_permute(&t, bad, &err), TS_EINVAL);
+	ts_error_clear(&err);
+	ck_assert_int_eq(ts_tree_permute(&t, order, &err), TS_OK);
+	ck_assert_str_eq(ts_tree_name(&t, 1), "B");
+	ck_assert_str_eq(ts_tree_name(&t, 2), "u3");
+	ck_assert_str_eq(ts_tree_name(&t, 4), "u2");
+	ck_assert_int_eq(t.parent[2], 1);
+	ck_assert_int_eq(t.parent[4], 3);
+	ck_assert_int_eq(t.parent[5], 3);
+	ck_assert_uint_eq(t.shares[3], 3);
+	ck_assert(t.usage[4] == 30);
+	ck_assert_uint_eq(t.id[5], 11);
+	ck_assert_int_eq(t.is_user[1], 0);
+	ck_assert_int_eq(t.finished, 1);
+	/* A's level: 3 + 1 */
+	ck_assert_uint_eq(t.level_shares[3], 4);
+	ck_assert_uint_eq(t.kid_count[3], 2);
+	ts_tree_free(&t);
+}
+END_TEST
+
 Suite *suite_tree(void)
 {
 	Suite *s = suite_create("tree");
@@ -106,6 +150,8 @@ Suite *suite_tree(void)
 		       fairshare_parent_lifts_children_to_first_real_ancestor);
 	tcase_add_test(tc, tree_rejects_parent_after_child_and_user_parent);
 	tcase_add_test(tc, tree_reset_reuses_memory_for_same_size);
+	tcase_add_test(tc,
+		       tree_permute_moves_every_field_and_renumbers_parents);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -443,12 +443,95 @@ START_TEST(sshare_p_reports_each_error_with_its_line)
 }
 END_TEST
 
+/* The in-place reader gives the same tree, and sizes it to the file. */
+START_TEST(tree_file_in_place_gives_the_same_tree_sized_to_the_file)
+{
+	struct ts_tree a, b;
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_tree_file_info info;
+	char *text = strdup(seed000);
+	size_t i;
+
+	ck_assert_int_eq(parse(seed000, TS_TREE_FORMAT_AUTO, &a, NULL, &err),
+			 TS_OK);
+	ck_assert_int_eq(ts_tree_init(&b, 0, &err), TS_OK);
+	ck_assert_int_eq(ts_tree_file_parse_in_place(text, strlen(text),
+						     TS_TREE_FORMAT_AUTO, &b,
+						     &info, &err),
+			 TS_OK);
+	free(text);
+	ck_assert_uint_eq(info.lines, 8);
+	ck_assert_uint_eq(b.n, a.n);
+	for (i = 0; i < a.n; i++) {
+		ck_assert_str_eq(ts_tree_name(&b, i), ts_tree_name(&a, i));
+		ck_assert_int_eq(b.parent[i], a.parent[i]);
+		ck_assert(b.usage[i] == a.usage[i]);
+	}
+	ts_tree_free(&a);
+
+	/* 1001 lines: room for one node a line and the root, no more */
+	text = malloc(1001 * 24 + 1);
+	ck_assert_ptr_nonnull(text);
+	i = (size_t)sprintf(text, "account a root 1\n");
+	while (i < 1001 * 20)
+		i += (size_t)sprintf(text + i, "user u%zu a 1\n", i);
+	ck_assert_int_eq(ts_tree_file_parse_in_place(
+				 text, i, TS_TREE_FORMAT_TREE, &b, &info, &err),
+			 TS_OK);
+	ck_assert_uint_eq(b.cap, info.lines + 1);
+	ck_assert_uint_eq(b.n, info.lines + 1);
+	free(text);
+	ts_tree_free(&b);
+}
+END_TEST
+
+/*
+ * Issue 13: two users of 1.7e308 made an account of inf.  A sum above
+ * 1.8e308 (DBL_MAX, the most a line may give) is refused on the
+ * account's line; a sum just under it is kept.
+ */
+START_TEST(tree_file_usage_sum_above_dbl_max_is_refused_on_its_line)
+{
+	static const char over[] = "account a root 1\n"
+				   "user u1 a 1 1.7e308\n"
+				   "user u2 a 1 1.7e308\n";
+	static const char under[] = "account a root 1\n"
+				    "user u1 a 1 0.8e308\n"
+				    "user u2 a 1 0.9e308\n";
+	struct ts_tree t;
+	struct ts_error err = TS_ERROR_INIT;
+
+	ck_assert_int_eq(parse(over, TS_TREE_FORMAT_TREE, &t, NULL, &err),
+			 TS_ERANGE);
+	ck_assert_int_eq(err.index, 1);
+	/* the sum: 3.4e+308 natively; under valgrind (long double computed
+	 * as double) LDBL_MAX */
+	ck_assert_msg(
+		!strcmp(err.msg,
+			"line 1: usage of account \"a\" adds up to 3.4e+308, above 1.8e308 (the largest usage a line may give)") ||
+			!strcmp(err.msg,
+				"line 1: usage of account \"a\" adds up to 1.18973e+4932, above 1.8e308 (the largest usage a line may give)"),
+		"%s", err.msg);
+	ts_tree_free(&t);
+	ts_error_clear(&err);
+	ck_assert_int_eq(parse(under, TS_TREE_FORMAT_TREE, &t, NULL, &err),
+			 TS_OK);
+	ck_assert(t.usage[0] == t.usage[1]);
+	ck_assert(t.usage[1] == 0.8e308L + 0.9e308L);
+	ts_tree_free(&t);
+}
+END_TEST
+
 Suite *suite_tree_file(void)
 {
 	Suite *s = suite_create("tree_file");
 	TCase *tc = tcase_create("tree_file");
 
 	tcase_add_test(tc, tree_file_reads_seed000_in_file_order);
+	tcase_add_test(
+		tc, tree_file_in_place_gives_the_same_tree_sized_to_the_file);
+	tcase_add_test(
+		tc, tree_file_usage_sum_above_dbl_max_is_refused_on_its_line);
 	tcase_add_test(tc, tree_file_sums_missing_account_and_root_usage);
 	tcase_add_test(tc, tree_file_allows_given_usage_above_children_sum);
 	tcase_add_loop_test(tc, tree_file_reports_each_error_with_its_line, 0,

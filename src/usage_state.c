@@ -1,0 +1,528 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * usage_state.c - treeshare_state: encode, decode with every check, load
+ * with fallback to the previous copy, atomic save (layout and guarantees
+ * in usage_state.h).
+ *
+ * Why each check: magic (not our file), length (a torn or truncated
+ * write, trailing bytes), CRC-32 (bit rot, a partial overwrite), version
+ * and flags (a newer build's file), then the structure: counts bounded
+ * by the length before anything is allocated (a hostile header must not
+ * become a 10^9-element allocation), ids rising (a writer bug, and what
+ * lookups rely on), values finite and >= 0 (no NaN into usage), times in
+ * range (a negative or future "last decay" double-counts or wipes usage),
+ * and the windows image through window_store.h's own checks.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crc32.h"
+#include "state_bytes.h"
+#include "usage_state.h"
+#include "utc_time.h"
+#include "window_store.h"
+
+#define MAGIC	     "TSSTATE" /* and its NUL: 8 bytes */
+#define HEADER_BYTES 72
+#define CRC_BYTES    4
+#define FLAG_WINDOWS 1u
+
+static void set_free(struct ts_usage_set *set)
+{
+	free(set->id);
+	free(set->val);
+	memset(set, 0, sizeof(*set));
+}
+
+void ts_usage_state_free(struct ts_usage_state *s)
+{
+	free(s->tres_id);
+	set_free(&s->assoc);
+	set_free(&s->leaf);
+	set_free(&s->qos);
+	free(s->windows);
+	memset(s, 0, sizeof(*s));
+}
+
+static int set_alloc(struct ts_usage_set *set, size_t n, size_t v)
+{
+	set->n = n;
+	set->id = calloc(n ? n : 1, sizeof(*set->id));
+	set->val = calloc(n ? n * v : 1, sizeof(*set->val));
+	return set->id && set->val ? 0 : -1;
+}
+
+int ts_usage_state_alloc(struct ts_usage_state *s, uint32_t n_tres,
+			 size_t n_assoc, size_t n_leaf, size_t n_qos,
+			 struct ts_error *err)
+{
+	size_t v = 2 + (size_t)n_tres;
+
+	memset(s, 0, sizeof(*s));
+	s->n_tres = n_tres;
+	s->tres_id = calloc(n_tres ? n_tres : 1, sizeof(*s->tres_id));
+	if (!s->tres_id || set_alloc(&s->assoc, n_assoc, v) ||
+	    set_alloc(&s->leaf, n_leaf, v) || set_alloc(&s->qos, n_qos, v)) {
+		ts_usage_state_free(s);
+		return ts_error_set(
+			err, TS_ENOMEM, -1,
+			"cannot allocate the usage of %zu associations and %zu QOS",
+			n_assoc, n_qos);
+	}
+	return TS_OK;
+}
+
+/* ----------------------------------------------------------- sorting */
+
+struct order {
+	uint32_t id;
+	size_t at;
+};
+
+static int cmp_order(const void *x, const void *y)
+{
+	const struct order *a = x, *b = y;
+
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/*
+ * One set's records in rising id order, values moved with their id
+ * (stable: equal ids keep their order, so the duplicate is named).
+ * RET TS_OK, TS_EINVAL for an id given twice, or TS_ENOMEM.
+ */
+static int sort_set(struct ts_usage_set *set, size_t v, const char *what,
+		    struct ts_error *err)
+{
+	struct order *o;
+	uint32_t *id;
+	long double *val;
+	size_t i;
+
+	if (set->n < 2)
+		return TS_OK;
+	o = malloc(set->n * sizeof(*o));
+	id = malloc(set->n * sizeof(*id));
+	val = malloc(set->n * v * sizeof(*val));
+	if (!o || !id || !val) {
+		free(o);
+		free(id);
+		free(val);
+		return ts_error_set(err, TS_ENOMEM, -1,
+				    "cannot sort %zu %s records", set->n, what);
+	}
+	for (i = 0; i < set->n; i++) {
+		o[i].id = set->id[i];
+		o[i].at = i;
+	}
+	qsort(o, set->n, sizeof(*o), cmp_order);
+	for (i = 0; i < set->n; i++) {
+		if (i && o[i].id == o[i - 1].id) {
+			uint32_t twice = o[i].id;
+
+			free(o);
+			free(id);
+			free(val);
+			return ts_error_set(err, TS_EINVAL, -1,
+					    "%s %u appears twice", what, twice);
+		}
+		id[i] = o[i].id;
+		memcpy(val + i * v, set->val + o[i].at * v, v * sizeof(*val));
+	}
+	free(o);
+	free(set->id);
+	free(set->val);
+	set->id = id;
+	set->val = val;
+	return TS_OK;
+}
+
+int ts_usage_state_sort(struct ts_usage_state *s, struct ts_error *err)
+{
+	size_t v = ts_usage_state_values(s);
+	int rc = sort_set(&s->assoc, v, "association", err);
+
+	if (!rc)
+		rc = sort_set(&s->leaf, v, "leaf usage of association", err);
+	if (!rc)
+		rc = sort_set(&s->qos, v, "QOS", err);
+	return rc;
+}
+
+long ts_usage_state_find(const struct ts_usage_set *set, uint32_t id)
+{
+	size_t lo = 0, hi = set->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (set->id[mid] == id)
+			return (long)mid;
+		if (set->id[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* ---------------------------------------------------------- encoding */
+
+static uint64_t record_bytes(uint64_t n_tres)
+{
+	return 4 + TS_VALUE_BYTES * (2 + n_tres);
+}
+
+/* A record set's ids rising and values finite and >= 0. */
+static int check_set(const struct ts_usage_set *set, size_t v, const char *what,
+		     struct ts_error *err)
+{
+	size_t i, k;
+
+	for (i = 0; i < set->n; i++) {
+		if (i && set->id[i] <= set->id[i - 1])
+			return ts_error_set(err, TS_EINVAL, -1,
+					    "%s ids not rising at %u", what,
+					    set->id[i]);
+		for (k = 0; k < v; k++) {
+			long double x = set->val[i * v + k];
+
+			if (!(x >= 0 && x - x == 0))
+				return ts_error_set(
+					err, TS_EINVAL, -1,
+					"%s %u: value %zu is %Lg, not a finite number >= 0",
+					what, set->id[i], k, x);
+		}
+	}
+	return TS_OK;
+}
+
+static unsigned char *put_set(unsigned char *p, const struct ts_usage_set *set,
+			      size_t v)
+{
+	size_t i, k;
+
+	for (i = 0; i < set->n; i++) {
+		ts_put32(p, set->id[i]);
+		p += 4;
+		for (k = 0; k < v; k++, p += TS_VALUE_BYTES)
+			ts_put_value(p, set->val[i * v + k]);
+	}
+	return p;
+}
+
+int ts_usage_state_encode(const struct ts_usage_state *s, unsigned char **buf,
+			  size_t *len, struct ts_error *err)
+{
+	size_t v = ts_usage_state_values(s), total;
+	uint64_t body;
+	unsigned char *b, *p;
+	uint32_t t;
+	int rc;
+
+	*buf = NULL;
+	*len = 0;
+	rc = check_set(&s->assoc, v, "association", err);
+	if (!rc)
+		rc = check_set(&s->leaf, v, "leaf usage of association", err);
+	if (!rc)
+		rc = check_set(&s->qos, v, "QOS", err);
+	if (rc)
+		return rc;
+	body = 4 * (uint64_t)s->n_tres +
+	       (s->assoc.n + s->leaf.n + s->qos.n) * record_bytes(s->n_tres) +
+	       s->windows_len;
+	total = HEADER_BYTES + (size_t)body + CRC_BYTES;
+	b = calloc(1, total);
+	if (!b)
+		return ts_error_set(
+			err, TS_ENOMEM, -1,
+			"cannot allocate %zu bytes for the usage state", total);
+	memcpy(b, MAGIC, 8);
+	ts_put32(b + 8, TS_USAGE_STATE_VERSION);
+	ts_put32(b + 12,
+		 s->windows_active && s->windows_len ? FLAG_WINDOWS : 0);
+	ts_put64(b + 16, body);
+	ts_put64(b + 24, (uint64_t)s->saved_at);
+	ts_put64(b + 32, (uint64_t)s->last_ran);
+	ts_put64(b + 40, (uint64_t)s->last_reset);
+	ts_put32(b + 48, s->n_tres);
+	ts_put32(b + 52, (uint32_t)s->assoc.n);
+	ts_put32(b + 56, (uint32_t)s->leaf.n);
+	ts_put32(b + 60, (uint32_t)s->qos.n);
+	ts_put64(b + 64, (uint64_t)s->windows_len);
+	p = b + HEADER_BYTES;
+	for (t = 0; t < s->n_tres; t++, p += 4)
+		ts_put32(p, s->tres_id[t]);
+	p = put_set(p, &s->assoc, v);
+	p = put_set(p, &s->leaf, v);
+	p = put_set(p, &s->qos, v);
+	if (s->windows_len)
+		memcpy(p, s->windows, s->windows_len);
+	p += s->windows_len;
+	ts_put32(p, ts_crc32(0, b, total - CRC_BYTES));
+	*buf = b;
+	*len = total;
+	return TS_OK;
+}
+
+/* ---------------------------------------------------------- decoding */
+
+/* Magic, length and CRC: is this a complete file of ours? */
+static int check_state_image(const unsigned char *b, size_t len,
+			     struct ts_error *err)
+{
+	uint64_t body;
+	uint32_t stored, crc;
+
+	if (len == 0)
+		return ts_error_set(err, TS_ECORRUPT, -1, "zero length");
+	if (len < 8 || memcmp(b, MAGIC, 8))
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "not a treeshare state file (bad magic)");
+	if (len < HEADER_BYTES + CRC_BYTES)
+		return ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"truncated: %zu bytes, the header alone needs %d", len,
+			HEADER_BYTES + CRC_BYTES);
+	body = ts_get64(b + 16);
+	stored = ts_get32(b + len - CRC_BYTES);
+	crc = ts_crc32(0, b, len - CRC_BYTES);
+	if (body != len - HEADER_BYTES - CRC_BYTES)
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "%s: %zu bytes, the header says %" PRIu64,
+				    body > len - HEADER_BYTES - CRC_BYTES
+					    ? "torn or truncated"
+					    : "trailing bytes",
+				    len, body + HEADER_BYTES + CRC_BYTES);
+	if (crc != stored)
+		return ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"CRC mismatch (stored 0x%08x, computed 0x%08x)", stored,
+			crc);
+	return TS_OK;
+}
+
+static const unsigned char *get_set(const unsigned char *p,
+				    struct ts_usage_set *set, size_t v,
+				    const char *what, struct ts_error *err)
+{
+	size_t i, k;
+
+	for (i = 0; i < set->n; i++) {
+		set->id[i] = ts_get32(p);
+		p += 4;
+		if (i && set->id[i] <= set->id[i - 1]) {
+			ts_error_set(err, TS_ECORRUPT, -1,
+				     "%s ids not rising: %u after %u", what,
+				     set->id[i], set->id[i - 1]);
+			return NULL;
+		}
+		for (k = 0; k < v; k++, p += TS_VALUE_BYTES)
+			if (!ts_get_value(p, &set->val[i * v + k])) {
+				ts_error_set(
+					err, TS_ECORRUPT, -1,
+					"%s %u: value %zu is not a finite number >= 0",
+					what, set->id[i], k);
+				return NULL;
+			}
+	}
+	return p;
+}
+
+static int check_times(const struct ts_usage_state *s, int64_t now,
+		       struct ts_error *err)
+{
+	char a[32], b[32];
+	int rc;
+
+	rc = ts_kept_time_check("save time", s->saved_at, now, err);
+	if (!rc)
+		rc = ts_kept_time_check("last decay time", s->last_ran, now,
+					err);
+	if (!rc)
+		rc = ts_kept_time_check("last reset time", s->last_reset, now,
+					err);
+	if (!rc && s->saved_at == 0)
+		rc = ts_error_set(err, TS_ECORRUPT, -1, "save time is 0");
+	if (!rc && s->last_ran > s->saved_at)
+		rc = ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"last decay time %s is after the save time %s",
+			ts_utc_time(s->last_ran, a, sizeof(a)),
+			ts_utc_time(s->saved_at, b, sizeof(b)));
+	return rc;
+}
+
+/* The windows image: window_store.h's checks, and its save time. */
+static int check_windows(const struct ts_usage_state *s, int64_t now,
+			 struct ts_error *err)
+{
+	struct ts_error why = TS_ERROR_INIT;
+	struct ts_windows w;
+	int64_t saved = 0;
+	int rc;
+
+	if (!s->windows_len)
+		return TS_OK;
+	rc = ts_window_store_decode(s->windows, s->windows_len, &w, &saved,
+				    &why);
+	if (rc == TS_ENOMEM)
+		return ts_error_set(err, rc, -1, "usage windows: %s", why.msg);
+	if (rc)
+		return ts_error_set(err, TS_ECORRUPT, -1, "usage windows: %s",
+				    why.msg);
+	ts_windows_free(&w);
+	return ts_kept_time_check("usage windows' save time", saved, now, err);
+}
+
+int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
+			  struct ts_usage_state *s, struct ts_error *err)
+{
+	const unsigned char *b = buf, *p;
+	uint64_t body, need, n_tres, n_assoc, n_leaf, n_qos, n_rec, w_len;
+	uint32_t version, flags, t, u;
+	size_t v, i;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	rc = check_state_image(b, len, err);
+	if (rc)
+		return rc;
+	version = ts_get32(b + 8);
+	if (version != TS_USAGE_STATE_VERSION)
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "format version %u, this build reads %d",
+				    version, TS_USAGE_STATE_VERSION);
+	flags = ts_get32(b + 12);
+	if (flags & ~FLAG_WINDOWS)
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "unknown flags 0x%08x", flags);
+	body = ts_get64(b + 16);
+	n_tres = ts_get32(b + 48);
+	n_assoc = ts_get32(b + 52);
+	n_leaf = ts_get32(b + 56);
+	n_qos = ts_get32(b + 60);
+	w_len = ts_get64(b + 64);
+	/* Bound each count by body before multiplying: no overflow. */
+	n_rec = n_assoc + n_leaf + n_qos;
+	if (w_len > body || n_tres > body / 4 ||
+	    (n_rec && (record_bytes(n_tres) > body ||
+		       n_rec > body / record_bytes(n_tres))))
+		need = UINT64_MAX;
+	else
+		need = 4 * n_tres + n_rec * record_bytes(n_tres) + w_len;
+	/* clang-format off */
+	if (need != body)
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "%" PRIu64 " associations, %" PRIu64 " leaf usages, %" PRIu64 " QOS of %" PRIu64 " TRES and %" PRIu64 " bytes of windows do not fill the %" PRIu64 " bytes of the file's body",
+				    n_assoc, n_leaf, n_qos, n_tres, w_len,
+				    body);
+	/* clang-format on */
+	if ((flags & FLAG_WINDOWS) && !w_len)
+		return ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"flags say usage windows in use, but there are none");
+	/* Every count is now bounded by len, so the allocations are too. */
+	rc = ts_usage_state_alloc(s, (uint32_t)n_tres, n_assoc, n_leaf, n_qos,
+				  err);
+	if (rc)
+		return rc;
+	s->saved_at = (int64_t)ts_get64(b + 24);
+	s->last_ran = (int64_t)ts_get64(b + 32);
+	s->last_reset = (int64_t)ts_get64(b + 40);
+	s->windows_active = (flags & FLAG_WINDOWS) != 0;
+	rc = check_times(s, now, err);
+	if (rc)
+		goto fail;
+	v = ts_usage_state_values(s);
+	p = b + HEADER_BYTES;
+	for (t = 0; t < s->n_tres; t++, p += 4) {
+		s->tres_id[t] = ts_get32(p);
+		for (u = 0; u < t; u++)
+			if (s->tres_id[u] == s->tres_id[t]) {
+				rc = ts_error_set(err, TS_ECORRUPT, -1,
+						  "TRES %u appears twice",
+						  s->tres_id[t]);
+				goto fail;
+			}
+	}
+	p = get_set(p, &s->assoc, v, "association", err);
+	if (p)
+		p = get_set(p, &s->leaf, v, "leaf usage of association", err);
+	if (p)
+		p = get_set(p, &s->qos, v, "QOS", err);
+	if (!p) {
+		rc = TS_ECORRUPT;
+		goto fail;
+	}
+	for (i = 0; i < s->leaf.n; i++)
+		if (ts_usage_state_find(&s->assoc, s->leaf.id[i]) < 0) {
+			rc = ts_error_set(
+				err, TS_ECORRUPT, -1,
+				"leaf usage of association %u, which has no record",
+				s->leaf.id[i]);
+			goto fail;
+		}
+	if (w_len) {
+		s->windows = malloc(w_len);
+		if (!s->windows) {
+			/* clang-format off */
+			rc = ts_error_set(err, TS_ENOMEM, -1,
+					  "cannot allocate %" PRIu64 " bytes of usage windows",
+					  w_len);
+			/* clang-format on */
+			goto fail;
+		}
+		memcpy(s->windows, p, w_len);
+		s->windows_len = w_len;
+		rc = check_windows(s, now, err);
+		if (rc)
+			goto fail;
+	}
+	return TS_OK;
+fail:
+	ts_usage_state_free(s);
+	return rc;
+}
+
+/* ------------------------------------------------------ load and save */
+
+static int decode_state_file(const void *buf, size_t len, void *out, void *arg,
+			     struct ts_error *err)
+{
+	return ts_usage_state_decode(buf, len, *(const int64_t *)arg, out, err);
+}
+
+static int state_complete(const void *buf, size_t len)
+{
+	struct ts_error ignored = TS_ERROR_INIT;
+
+	return check_state_image(buf, len, &ignored) == TS_OK;
+}
+
+static const struct ts_kept_file kept = {
+	.prev_suffix = ".prev",
+	.max_bytes = TS_USAGE_STATE_MAX_BYTES,
+	.decode = decode_state_file,
+	.complete = state_complete,
+};
+
+int ts_usage_state_load(const char *path, int64_t now, struct ts_usage_state *s,
+			struct ts_kept_status *st, struct ts_error *err)
+{
+	struct ts_kept_file how = kept;
+
+	how.arg = &now;
+	memset(s, 0, sizeof(*s));
+	return ts_kept_file_load(path, &how, s, st, err);
+}
+
+int ts_usage_state_save_image(const char *path, const void *image, size_t len,
+			      struct ts_error *err)
+{
+	return ts_kept_file_save(path, image, len, &kept, err);
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * usage_state.h - everything priority/treeshare keeps across restarts, in
+ * one file written atomically once a cycle (StateSaveLocation/
+ * treeshare_state): the commit unit of the crash-consistency design
+ * (priority_treeshare(5), STATE FILES).
+ *
+ * It holds, as of one instant of the controller:
+ *   last_ran     running jobs are charged up to here (the last decay)
+ *   last_reset   the last PriorityUsageResetPeriod reset
+ *   saved_at     the instant itself (>= last_ran)
+ *   usage        per association and per QOS, what slurmctld keeps in
+ *                assoc_usage and qos_usage: usage_raw, grp_used_wall and
+ *                usage_tres_raw per TRES (TRES by id); for an account
+ *                whose usage of deleted children slurmctld keeps apart
+ *                (its leaf_usage), that too
+ *   windows      the usage windows, a whole treeshare_windows image
+ *                (window_store.h), when usage_window= is or was in use
+ * so that one rename publishes a consistent state: usage and the decay
+ * time it goes with can never come from two different cycles.
+ *
+ * File layout (little-endian, version 1):
+ *   off  size
+ *     0     8  magic "TSSTATE\0"
+ *     8     4  format version (1)
+ *    12     4  flags: bit 0 windows in use (else kept for later)
+ *    16     8  body length B (from offset 72 to the CRC)
+ *    24     8  saved_at, int64 epoch seconds
+ *    32     8  last_ran
+ *    40     8  last_reset
+ *    48     4  T, TRES per record
+ *    52     4  A, associations
+ *    56     4  L, leaf usages (accounts only)
+ *    60     4  Q, QOS
+ *    64     8  W, bytes of the windows image (0: none)
+ *    72        body: T x uint32 TRES id, all different
+ *                    A x (uint32 id, V values)   ids strictly rising
+ *                    L x (uint32 id, V values)   rising, each an A id
+ *                    Q x (uint32 id, V values)   rising
+ *                    W bytes: a treeshare_windows file image
+ *  72+B     4  CRC-32 (crc32.h) of bytes 0 .. 72+B-1
+ *   V = 2 + T values: usage_raw, grp_used_wall, T x usage_tres_raw; a
+ *   value is window_store.h's (uint64 m, int32 e), finite and >= 0.
+ *   B = 4 T + (A + L + Q) (4 + 12 V) + W; the file is 76 + B bytes.
+ *
+ * Checks on reading, each a named defect: magic, length (torn,
+ * truncated, trailing), CRC, version, flags, counts matching B, ids
+ * rising, every value finite and >= 0, times (kept_file.h: not negative,
+ * not after now + TS_STATE_CLOCK_SKEW, last_ran <= saved_at), and the
+ * windows image passing all of window_store.h's checks.
+ */
+#ifndef TS_USAGE_STATE_H
+#define TS_USAGE_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "kept_file.h"
+
+#define TS_USAGE_STATE_VERSION	 1
+#define TS_USAGE_STATE_MAX_BYTES (1L << 30) /* refuse larger files */
+#define TS_USAGE_STATE_FILE	 "treeshare_state"
+
+/* Records of associations or QOS: id, then V = 2 + n_tres values. */
+struct ts_usage_set {
+	size_t n;
+	uint32_t *id;	  /* strictly rising */
+	long double *val; /* [i * V + 0] raw, + 1 wall, + 2 + t TRES t */
+};
+
+struct ts_usage_state {
+	int64_t saved_at;
+	int64_t last_ran;
+	int64_t last_reset;
+	uint32_t n_tres;
+	uint32_t *tres_id; /* n_tres ids, in the order of each record */
+	struct ts_usage_set assoc;
+	struct ts_usage_set leaf; /* accounts' separate leaf usage */
+	struct ts_usage_set qos;
+	int windows_active;	/* usage_window= in force when saved */
+	unsigned char *windows; /* treeshare_windows image, or NULL */
+	size_t windows_len;
+};
+
+/* ts_usage_state_values() - V, the values of one record. */
+static inline size_t ts_usage_state_values(const struct ts_usage_state *s)
+{
+	return 2 + (size_t)s->n_tres;
+}
+
+/*
+ * ts_usage_state_alloc() - size s's arrays for n_tres TRES and the given
+ * record counts (s zeroed first; other fields are the caller's to set).
+ * RET TS_OK or TS_ENOMEM (s then empty).
+ */
+int ts_usage_state_alloc(struct ts_usage_state *s, uint32_t n_tres,
+			 size_t n_assoc, size_t n_leaf, size_t n_qos,
+			 struct ts_error *err);
+
+/* ts_usage_state_free() - free s's arrays and zero it.  Idempotent. */
+void ts_usage_state_free(struct ts_usage_state *s);
+
+/*
+ * ts_usage_state_sort() - put each set's records in rising id order (the
+ * file's order; a caller fills them in list order).  RET TS_OK, TS_EINVAL
+ * when an id appears twice in one set, or TS_ENOMEM.
+ */
+int ts_usage_state_sort(struct ts_usage_state *s, struct ts_error *err);
+
+/*
+ * ts_usage_state_find() - the record of id in set, or -1.  O(log n).
+ */
+long ts_usage_state_find(const struct ts_usage_set *set, uint32_t id);
+
+/*
+ * ts_usage_state_encode() - s (sorted) as a file image.  OUT *buf
+ * (malloc'ed; the caller frees it), *len.  RET TS_OK, TS_EINVAL (ids not
+ * rising, a value NaN, inf or negative: a caller bug, refused rather than
+ * saved) or TS_ENOMEM.
+ */
+int ts_usage_state_encode(const struct ts_usage_state *s, unsigned char **buf,
+			  size_t *len, struct ts_error *err);
+
+/*
+ * ts_usage_state_decode() - check a file image and decode it into *s (not
+ * initialised on entry).  Hostile input is fine: every count is checked
+ * against len before anything is allocated.  now: the reader's clock.
+ * RET TS_OK, TS_ECORRUPT (err->msg the defect) or TS_ENOMEM; on error *s
+ * is empty.
+ */
+int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
+			  struct ts_usage_state *s, struct ts_error *err);
+
+/*
+ * ts_usage_state_load() - path, else path.prev, as kept_file.h's table.
+ * RET as ts_kept_file_load(); on success free *s with
+ * ts_usage_state_free().
+ */
+int ts_usage_state_load(const char *path, int64_t now, struct ts_usage_state *s,
+			struct ts_kept_status *st, struct ts_error *err);
+
+/*
+ * ts_usage_state_save_image() - write an image made by
+ * ts_usage_state_encode() to path atomically (atomic_file.h), the
+ * current copy kept as path.prev if it passes its checks.  On error the
+ * files are as they were and err names the file and the reason.
+ * RET TS_OK, TS_EIO or TS_ENOMEM.
+ */
+int ts_usage_state_save_image(const char *path, const void *image, size_t len,
+			      struct ts_error *err);
+
+#endif /* TS_USAGE_STATE_H */

@@ -1,0 +1,503 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * treeshare_state (src/usage_state.c): the plugin's commit unit.  Values
+ * survive exactly, every torn, flipped, trailing or out-of-range file is
+ * refused with its defect named, a hostile header allocates nothing, and
+ * a load falls back to .prev.
+ */
+#include <check.h>
+#include <float.h>
+
+#include "state_dir.h"
+#include "usage_state.h"
+#include "window_store.h"
+
+#define NOW INT64_C(1700000000)
+
+/*
+ * Two TRES (cpu id 1, gres/gpu id 1001), associations 1 (root), 2
+ * (account), 3 and 4 (users), given out of order as a list walk would;
+ * the account keeps a separate leaf usage; two QOS.  With windows when
+ * asked.
+ */
+static void sample(struct ts_usage_state *s, int with_windows)
+{
+	static const uint32_t assoc_id[] = { 3, 1, 4, 2 };
+	volatile long double big = LDBL_MAX;
+	long double largest = big;
+	struct ts_error err = TS_ERROR_INIT;
+	size_t v, i;
+
+	ck_assert_int_eq(ts_usage_state_alloc(s, 2, 4, 1, 2, &err), TS_OK);
+	v = ts_usage_state_values(s);
+	ck_assert_uint_eq(v, 4);
+	s->saved_at = NOW - 5;
+	s->last_ran = NOW - 10;
+	s->last_reset = NOW - 86400;
+	s->tres_id[0] = 1;
+	s->tres_id[1] = 1001;
+	for (i = 0; i < 4; i++) {
+		s->assoc.id[i] = assoc_id[i];
+		s->assoc.val[i * v + 0] = 1000.0L / 3 * assoc_id[i]; /* raw */
+		s->assoc.val[i * v + 1] = 60.5L * assoc_id[i];	     /* wall */
+		s->assoc.val[i * v + 2] = 0.1L * assoc_id[i];	     /* cpu */
+		s->assoc.val[i * v + 3] = 0;			     /* gpu */
+	}
+	/*
+	 * id 4: the largest value; valgrind computes long double as
+	 * double, where LDBL_MAX is infinite: DBL_MAX there.
+	 */
+	s->assoc.val[2 * v] = largest - largest == 0 ? largest : DBL_MAX;
+	s->leaf.id[0] = 2;
+	s->leaf.val[0] = 7;
+	s->qos.id[0] = 5;
+	s->qos.id[1] = 1;
+	s->qos.val[0] = 1e-300L;
+	s->qos.val[v] = 42;
+	if (with_windows) {
+		struct ts_windows w;
+
+		ck_assert_int_eq(
+			ts_windows_init(&w, 3600, 3, 0.5, NOW - 5, 0, &err),
+			TS_OK);
+		ck_assert_int_ge(ts_windows_add_assoc(&w, 3, &err), 0);
+		ck_assert_int_eq(ts_windows_add(&w, 3, 11, NOW - 5, &err),
+				 TS_OK);
+		ck_assert_int_eq(ts_window_store_encode(&w, NOW - 5,
+							&s->windows,
+							&s->windows_len, &err),
+				 TS_OK);
+		s->windows_active = 1;
+		ts_windows_free(&w);
+	}
+	ck_assert_int_eq(ts_usage_state_sort(s, &err), TS_OK);
+}
+
+static size_t sample_image(unsigned char **buf, int with_windows)
+{
+	struct ts_usage_state s;
+	struct ts_error err = TS_ERROR_INIT;
+	size_t len;
+
+	sample(&s, with_windows);
+	ck_assert_int_eq(ts_usage_state_encode(&s, buf, &len, &err), TS_OK);
+	ts_usage_state_free(&s);
+	return len;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* Re-seal an edited image: only the edit, not the CRC, fails. */
+static void reseal(unsigned char *buf, size_t len)
+{
+	put32(buf + len - 4, ts_window_store_crc32(0, buf, len - 4));
+}
+
+static void assert_empty(const struct ts_usage_state *s)
+{
+	ck_assert_ptr_null(s->assoc.id);
+	ck_assert_ptr_null(s->windows);
+	ck_assert_uint_eq(s->assoc.n, 0);
+}
+
+START_TEST(round_trip_keeps_every_value_exactly_in_id_order)
+{
+	struct ts_usage_state a, b;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len, i;
+
+	sample(&a, 1);
+	ck_assert_int_eq(ts_usage_state_encode(&a, &buf, &len, &err), TS_OK);
+	/* 76 + 4 T + (A + L + Q)(4 + 12 (2 + T)) + W, T = 2, A + L + Q = 7 */
+	ck_assert_uint_eq(len, 76 + 8 + 7 * 52 + a.windows_len);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &b, &err), TS_OK);
+	ck_assert_int_eq(b.saved_at, NOW - 5);
+	ck_assert_int_eq(b.last_ran, NOW - 10);
+	ck_assert_int_eq(b.last_reset, NOW - 86400);
+	ck_assert_uint_eq(b.n_tres, 2);
+	ck_assert_uint_eq(b.tres_id[1], 1001);
+	ck_assert_uint_eq(b.assoc.n, 4);
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_eq(b.assoc.id[i], i + 1);
+	for (i = 0; i < 4 * 4; i++)
+		ck_assert(a.assoc.val[i] == b.assoc.val[i]);
+	/* Association 3's raw usage: 1000/3 * 3 in long double, exactly. */
+	ck_assert(b.assoc.val[2 * 4] == 1000.0L / 3 * 3);
+	ck_assert(b.assoc.val[3 * 4] >= DBL_MAX); /* LDBL_MAX natively */
+	ck_assert_uint_eq(b.leaf.n, 1);
+	ck_assert(b.leaf.val[0] == 7);
+	ck_assert_uint_eq(b.qos.id[0], 1);
+	ck_assert(b.qos.val[0] == 42);
+	ck_assert(b.qos.val[4] == 1e-300L);
+	ck_assert_int_eq(b.windows_active, 1);
+	ck_assert_uint_eq(b.windows_len, a.windows_len);
+	ck_assert_mem_eq(b.windows, a.windows, a.windows_len);
+	ck_assert_int_eq(ts_usage_state_find(&b.assoc, 4), 3);
+	ck_assert_int_eq(ts_usage_state_find(&b.assoc, 9), -1);
+	ts_usage_state_free(&a);
+	ts_usage_state_free(&b);
+	free(buf);
+}
+END_TEST
+
+START_TEST(every_truncation_and_trailing_bytes_are_refused)
+{
+	struct ts_usage_state s;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf, *longer;
+	size_t len, cut;
+
+	len = sample_image(&buf, 1);
+	for (cut = 0; cut < len; cut++) {
+		ts_error_clear(&err);
+		ck_assert_int_eq(ts_usage_state_decode(buf, cut, NOW, &s, &err),
+				 TS_ECORRUPT);
+		assert_empty(&s);
+	}
+	ts_error_clear(&err);
+	ts_usage_state_decode(buf, 0, NOW, &s, &err);
+	ck_assert_str_eq(err.msg, "zero length");
+	ts_error_clear(&err);
+	ts_usage_state_decode(buf, 100, NOW, &s, &err);
+	ck_assert(strstr(err.msg, "torn or truncated: 100 bytes, the header "
+				  "says "));
+	longer = calloc(1, len + 3);
+	memcpy(longer, buf, len);
+	ts_error_clear(&err);
+	ck_assert_int_eq(ts_usage_state_decode(longer, len + 3, NOW, &s, &err),
+			 TS_ECORRUPT);
+	ck_assert(strstr(err.msg, "trailing bytes"));
+	free(longer);
+	free(buf);
+}
+END_TEST
+
+/* CRC-32 catches every single-bit error, the windows image included. */
+START_TEST(every_bit_flip_is_refused)
+{
+	struct ts_usage_state s;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len, bit;
+
+	len = sample_image(&buf, 1);
+	for (bit = 0; bit < 8 * len; bit++) {
+		buf[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+		ts_error_clear(&err);
+		ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
+				 TS_ECORRUPT);
+		assert_empty(&s);
+		buf[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+	}
+	free(buf);
+}
+END_TEST
+
+/* Random bytes of every length up to 200: never accepted. */
+START_TEST(random_bytes_are_refused)
+{
+	struct ts_usage_state s;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char buf[200];
+	unsigned x = 12345;
+	size_t len, i;
+
+	for (len = 0; len <= sizeof(buf); len++) {
+		for (i = 0; i < len; i++) {
+			x = x * 1103515245u + 12345u;
+			buf[i] = (unsigned char)(x >> 16);
+		}
+		ts_error_clear(&err);
+		ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
+				 TS_ECORRUPT);
+	}
+	ck_assert_str_eq(err.msg, "not a treeshare state file (bad magic)");
+}
+END_TEST
+
+/* Times: negative, in the future, or a decay after the save. */
+START_TEST(times_out_of_range_are_refused_with_their_name)
+{
+	static const struct {
+		int64_t saved, ran, reset;
+		const char *want;
+	} cases[] = {
+		{ NOW, -1, 0, "last decay time -1 is negative" },
+		{ NOW, NOW - 10, -5, "last reset time -5 is negative" },
+		{ NOW + 301, NOW, 0,
+		  "save time 2023-11-14T22:18:21Z is 301 s after now "
+		  "(2023-11-14T22:13:20Z), more than the 300 s of clock skew "
+		  "allowed" },
+		{ NOW, NOW + 1, 0,
+		  "last decay time 2023-11-14T22:13:21Z is after the save "
+		  "time 2023-11-14T22:13:20Z" },
+		{ 0, 0, 0, "save time is 0" },
+	};
+	struct ts_usage_state s, back;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len, i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		sample(&s, 0);
+		s.saved_at = cases[i].saved;
+		s.last_ran = cases[i].ran;
+		s.last_reset = cases[i].reset;
+		ck_assert_int_eq(ts_usage_state_encode(&s, &buf, &len, &err),
+				 TS_OK);
+		ts_error_clear(&err);
+		ck_assert_int_eq(
+			ts_usage_state_decode(buf, len, NOW, &back, &err),
+			TS_ECORRUPT);
+		ck_assert_str_eq(err.msg, cases[i].want);
+		ts_usage_state_free(&s);
+		free(buf);
+	}
+}
+END_TEST
+
+/* A header claiming 2^32 - 1 records, CRC made right: no allocation. */
+START_TEST(hostile_counts_are_refused_before_allocating)
+{
+	struct ts_usage_state s;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len;
+
+	len = sample_image(&buf, 0);
+	put32(buf + 52, UINT32_MAX);
+	reseal(buf, len);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
+			 TS_ECORRUPT);
+	ck_assert(strstr(err.msg, "4294967295 associations"));
+	put32(buf + 52, 4);
+	put32(buf + 48, UINT32_MAX);
+	reseal(buf, len);
+	ts_error_clear(&err);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
+			 TS_ECORRUPT);
+	put32(buf + 48, 2);
+	put64(buf + 64, UINT64_MAX);
+	reseal(buf, len);
+	ts_error_clear(&err);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
+			 TS_ECORRUPT);
+	free(buf);
+}
+END_TEST
+
+/* Structure behind a good CRC: ids, values, version, windows. */
+START_TEST(structure_defects_behind_a_good_crc_are_named)
+{
+	struct ts_usage_state s;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len, rec = 4 + 12 * 4, assoc0 = 72 + 8;
+
+	len = sample_image(&buf, 1);
+	/* association 2's id becomes 1: not rising */
+	put32(buf + assoc0 + rec, 1);
+	reseal(buf, len);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
+			 TS_ECORRUPT);
+	ck_assert_str_eq(err.msg, "association ids not rising: 1 after 1");
+	put32(buf + assoc0 + rec, 2);
+	/* association 1's raw usage: m without its top bit */
+	buf[assoc0 + 4 + 7] = 0x01;
+	reseal(buf, len);
+	ts_error_clear(&err);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
+			 TS_ECORRUPT);
+	ck_assert_str_eq(err.msg, "association 1: value 0 is not a finite "
+				  "number >= 0");
+	free(buf);
+
+	len = sample_image(&buf, 1);
+	put32(buf + 8, 2);
+	reseal(buf, len);
+	ts_error_clear(&err);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
+			 TS_ECORRUPT);
+	ck_assert_str_eq(err.msg, "format version 2, this build reads 1");
+	put32(buf + 8, 1);
+	/* a bit of the windows image (its last byte, its own CRC) */
+	buf[len - 5] ^= 1;
+	reseal(buf, len);
+	ts_error_clear(&err);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
+			 TS_ECORRUPT);
+	ck_assert(!strncmp(err.msg, "usage windows: CRC mismatch", 27));
+	free(buf);
+}
+END_TEST
+
+START_TEST(encode_refuses_nan_negative_and_duplicate_ids)
+{
+	struct ts_usage_state s;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len;
+
+	sample(&s, 0);
+	s.assoc.val[4 + 1] = -1;
+	ck_assert_int_eq(ts_usage_state_encode(&s, &buf, &len, &err),
+			 TS_EINVAL);
+	ck_assert_str_eq(err.msg, "association 2: value 1 is -1, not a finite "
+				  "number >= 0");
+	s.assoc.val[4 + 1] = 0.0L / 0.0L;
+	ts_error_clear(&err);
+	ck_assert_int_eq(ts_usage_state_encode(&s, &buf, &len, &err),
+			 TS_EINVAL);
+	ts_usage_state_free(&s);
+
+	sample(&s, 0);
+	s.qos.id[1] = s.qos.id[0];
+	ts_error_clear(&err);
+	ck_assert_int_eq(ts_usage_state_sort(&s, &err), TS_EINVAL);
+	ck_assert_str_eq(err.msg, "QOS 1 appears twice");
+	ts_usage_state_free(&s);
+}
+END_TEST
+
+/* Commit a (sample 0, last decay NOW - 10), then b (NOW - 3) to path. */
+static void two_commits(const char *path, struct ts_usage_state *a,
+			struct ts_usage_state *b)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len;
+
+	sample(a, 0);
+	sample(b, 1);
+	b->last_ran = NOW - 3;
+	b->saved_at = NOW - 2;
+	ck_assert_int_eq(ts_usage_state_encode(a, &buf, &len, &err), TS_OK);
+	ck_assert_int_eq(ts_usage_state_save_image(path, buf, len, &err),
+			 TS_OK);
+	free(buf);
+	ck_assert_int_eq(ts_usage_state_encode(b, &buf, &len, &err), TS_OK);
+	ck_assert_int_eq(ts_usage_state_save_image(path, buf, len, &err),
+			 TS_OK);
+	free(buf);
+}
+
+/* A save keeps the last good copy as .prev; a load falls back to it. */
+START_TEST(load_falls_back_to_prev_and_names_both_when_both_are_bad)
+{
+	struct ts_usage_state a, b, back;
+	struct state_dir d;
+	struct ts_kept_status st;
+	struct ts_error err = TS_ERROR_INIT;
+	char path[128], prev[128];
+
+	state_dir_make(&d, "usage_state");
+	state_dir_file(&d, "treeshare_state", path);
+	state_dir_file(&d, "treeshare_state.prev", prev);
+	ck_assert_int_eq(ts_usage_state_load(path, NOW, &back, &st, &err),
+			 TS_ENOENT);
+	ts_error_clear(&err);
+
+	two_commits(path, &a, &b);
+	ck_assert_int_eq(ts_usage_state_load(path, NOW, &back, &st, &err),
+			 TS_OK);
+	ck_assert_int_eq(st.used_prev, 0);
+	ck_assert_int_eq(back.last_ran, NOW - 3);
+	ts_usage_state_free(&back);
+
+	/* Zero length current copy: .prev, the defect named. */
+	ck_assert_int_eq(truncate(path, 0), 0);
+	ck_assert_int_eq(ts_usage_state_load(path, NOW, &back, &st, &err),
+			 TS_OK);
+	ck_assert_int_eq(st.used_prev, 1);
+	ck_assert_int_eq(back.last_ran, NOW - 10);
+	ck_assert(strstr(st.problem, "treeshare_state: zero length"));
+	ts_usage_state_free(&back);
+
+	/* .prev torn as well: refused, both named. */
+	ck_assert_int_eq(truncate(prev, 30), 0);
+	ck_assert_int_eq(ts_usage_state_load(path, NOW, &back, &st, &err),
+			 TS_ECORRUPT);
+	ck_assert_msg(strstr(err.msg, "treeshare_state: zero length; "), "%s",
+		      err.msg);
+	ck_assert(strstr(err.msg, "treeshare_state.prev: truncated: 30 bytes, "
+				  "the header alone needs 76"));
+	assert_empty(&back);
+	ts_usage_state_free(&a);
+	ts_usage_state_free(&b);
+	state_dir_remove(&d);
+}
+END_TEST
+
+/* A save that cannot write names the file and leaves both copies. */
+START_TEST(failed_save_names_the_file_and_keeps_both_copies)
+{
+	struct ts_usage_state a, b, back;
+	struct state_dir d;
+	struct ts_kept_status st;
+	struct ts_error err = TS_ERROR_INIT;
+	char path[128], prev[128], tmp[128];
+	unsigned char *buf;
+	size_t len;
+
+	state_dir_make(&d, "usage_state");
+	state_dir_file(&d, "treeshare_state", path);
+	state_dir_file(&d, "treeshare_state.prev", prev);
+	state_dir_file(&d, "treeshare_state.new", tmp);
+	two_commits(path, &a, &b);
+	ck_assert_int_eq(ts_usage_state_encode(&b, &buf, &len, &err), TS_OK);
+	/* .new cannot be created: a directory is in its way */
+	ck_assert_int_eq(mkdir(tmp, 0700), 0);
+	ts_error_clear(&err);
+	ck_assert_int_ne(ts_usage_state_save_image(path, buf, len, &err),
+			 TS_OK);
+	free(buf);
+	ck_assert_msg(strstr(err.msg, tmp), "%s", err.msg);
+	ck_assert_int_eq(rmdir(tmp), 0);
+	/* both copies as they were: current b, previous a */
+	ck_assert_int_eq(ts_usage_state_load(path, NOW, &back, &st, &err),
+			 TS_OK);
+	ck_assert_int_eq(st.used_prev, 0);
+	ck_assert_int_eq(back.last_ran, NOW - 3);
+	ts_usage_state_free(&back);
+	ck_assert_int_eq(ts_usage_state_load(prev, NOW, &back, NULL, &err),
+			 TS_OK);
+	ck_assert_int_eq(back.last_ran, NOW - 10);
+	ts_usage_state_free(&back);
+	ts_usage_state_free(&a);
+	ts_usage_state_free(&b);
+	state_dir_remove(&d);
+}
+END_TEST
+
+Suite *suite_usage_state(void)
+{
+	Suite *s = suite_create("usage_state");
+	TCase *tc = tcase_create("usage_state");
+
+	tcase_add_test(tc, round_trip_keeps_every_value_exactly_in_id_order);
+	tcase_add_test(tc, every_truncation_and_trailing_bytes_are_refused);
+	tcase_add_test(tc, every_bit_flip_is_refused);
+	tcase_add_test(tc, random_bytes_are_refused);
+	tcase_add_test(tc, times_out_of_range_are_refused_with_their_name);
+	tcase_add_test(tc, hostile_counts_are_refused_before_allocating);
+	tcase_add_test(tc, structure_defects_behind_a_good_crc_are_named);
+	tcase_add_test(tc, encode_refuses_nan_negative_and_duplicate_ids);
+	tcase_add_test(
+		tc, load_falls_back_to_prev_and_names_both_when_both_are_bad);
+	tcase_add_test(tc, failed_save_names_the_file_and_keeps_both_copies);
+	suite_add_tcase(s, tc);
+	return s;
+}
