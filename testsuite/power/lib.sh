@@ -49,10 +49,12 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 # capmc_double_install DIR SETTINGS_JSON: DIR/capmc/capmc is the capmc
 # double (capmc_double.py) with those settings; it logs its calls to
-# DIR/capmc/calls.log.
+# DIR/capmc/calls.log.  A copy, not a link into the tree: node_power
+# trusts a capmc_path only if no directory above it is group or world
+# writable, which a checkout (umask 002) may be.
 capmc_double_install() {
 	mkdir -p "$1/capmc"
-	ln -s "$POWER_DIR/capmc_double.py" "$1/capmc/capmc"
+	install -m 0755 "$POWER_DIR/capmc_double.py" "$1/capmc/capmc"
 	echo "$2" >"$1/capmc/capmc-double.json"
 }
 
