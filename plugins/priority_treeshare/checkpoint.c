@@ -206,8 +206,11 @@ static int snapshot(struct ts_usage_state *s, time_t ran, time_t reset,
 
 /* -------------------------------------------------------------- commit */
 
-/* A commit's outcome, logged once until it changes. */
-static void report(int rc, const char *msg)
+/*
+ * A commit's outcome, logged once until it changes.  committed: the
+ * unit was renamed into place, and only multifactor's file failed.
+ */
+static void report(int rc, bool committed, const char *msg)
 {
 	char when[32];
 	time_t saved;
@@ -233,7 +236,10 @@ static void report(int rc, const char *msg)
 		return;
 	}
 	/* clang-format off */
-	if (saved)
+	if (committed)
+		error("%s: state committed to %s, but priority_last_decay_ran not updated: %s; treeshare_state holds the decay time treeshare needs; the file is tried again at the next commit",
+		      plugin_type, TS_USAGE_STATE_FILE, msg);
+	else if (saved)
 		error("%s: state not saved: %s; the files keep the state committed at %s",
 		      plugin_type, msg, utc(saved, when, sizeof(when)));
 	else
@@ -276,7 +282,7 @@ int checkpoint_commit(time_t last_ran, time_t last_reset)
 	unsigned char *image = NULL;
 	char *dir, *unit, *decay;
 	size_t len = 0;
-	bool migrate, same_record;
+	bool migrate, same_record, committed;
 	int rc;
 
 	slurm_mutex_lock(&checkpoint_mutex);
@@ -303,6 +309,7 @@ int checkpoint_commit(time_t last_ran, time_t last_reset)
 	state_files_lock();
 	if (!rc)
 		rc = ts_usage_state_save_image(unit, image, len, &err);
+	committed = !rc;
 	if (!rc && !same_record)
 		rc = ts_decay_record_save(decay, &rec, &err);
 	if (!rc && migrate)
@@ -310,17 +317,19 @@ int checkpoint_commit(time_t last_ran, time_t last_reset)
 	state_files_unlock();
 	free(image);
 
-	if (!rc) {
+	if (committed) {
 		log_flag(PRIO, "%s: state committed: last decay %ld, %zu bytes",
 			 plugin_type, (long)last_ran, len);
 		slurm_mutex_lock(&checkpoint_mutex);
 		last_saved = time(NULL);
-		migrate_windows = false;
-		record_ran = last_ran;
-		record_reset = last_reset;
+		if (!rc) {
+			migrate_windows = false;
+			record_ran = last_ran;
+			record_reset = last_reset;
+		}
 		slurm_mutex_unlock(&checkpoint_mutex);
 	}
-	report(rc, err.msg);
+	report(rc, committed && rc, err.msg);
 	xfree(unit);
 	xfree(decay);
 	xfree(dir);
@@ -408,9 +417,11 @@ static void restore_values(long double *raw, double *wall, long double *tres,
 /*
  * The unit's usage in place of slurmctld's.  Associations and QOS the
  * unit does not know (added since) keep slurmctld's; saved ones no longer
- * there (deleted since) are dropped.
+ * there (deleted since) are dropped.  file and suffix (".prev" or "")
+ * name the copy read, for the log.
  */
-static void restore_usage(const struct ts_usage_state *u, const char *file)
+static void restore_usage(const struct ts_usage_state *u, const char *file,
+			  const char *suffix)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK,
 				   .qos = WRITE_LOCK,
@@ -473,8 +484,8 @@ static void restore_usage(const struct ts_usage_state *u, const char *file)
 	assoc_mgr_unlock(&locks);
 
 	/* clang-format off */
-	info("%s: usage of %zu associations and %zu QOS restored from %s, saved at %s, last decay %s: root RawUsage %.0Lf (slurmctld's assoc_usage had %.0Lf)",
-	     plugin_type, done, qdone, file,
+	info("%s: usage of %zu associations and %zu QOS restored from %s%s, saved at %s, last decay %s: root RawUsage %.0Lf (slurmctld's assoc_usage had %.0Lf)",
+	     plugin_type, done, qdone, file, suffix,
 	     utc((time_t)u->saved_at, s, sizeof(s)),
 	     utc((time_t)u->last_ran, l, sizeof(l)), root, ctld_root);
 	if (fresh || done < u->assoc.n)
@@ -605,7 +616,8 @@ static void resume(const struct found *f, time_t *ran, time_t *reset)
 			 "%s: %s is behind %s (a stop between the two writes)",
 			 plugin_type, f->decay_path, f->unit_path);
 	/* clang-format on */
-	restore_usage(u, f->unit_path);
+	/* name the copy read: .prev when the current one was refused */
+	restore_usage(u, f->unit_path, f->ust.used_prev ? ".prev" : "");
 	*ran = (time_t)u->last_ran;
 	*reset = (time_t)u->last_reset;
 }

@@ -37,8 +37,10 @@ int checkpoint_recover(const char *state_dir, time_t now, time_t *last_ran,
  * checkpoint_commit() - snapshot the usage and windows of now and commit
  * them with last_ran and last_reset: treeshare_state, then
  * priority_last_decay_ran.  The decay thread after each cycle, and fini.
- * A failure (full disk, EIO) leaves both files as they were; it is logged
- * naming the file, once until the error changes.  RET 0 or -1.
+ * A failure (full disk, EIO) of treeshare_state leaves both files as they
+ * were; one of priority_last_decay_ran alone comes after the commit and
+ * is logged as such.  Each is logged naming the file, once until the
+ * error changes.  RET 0 or -1 (either file failed).
  */
 int checkpoint_commit(time_t last_ran, time_t last_reset);
 

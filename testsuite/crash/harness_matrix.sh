@@ -250,6 +250,11 @@ for m in torn:"torn or truncated" corrupt:"CRC mismatch" zero:"zero length" \
 	mode=${m%%:*} why=${m#*:}
 	damage classic treeshare_state "$mode" \
 		"treeshare_state: $why.*; using .*treeshare_state.prev, saved at .*: usage charged by jobs that ended after that is lost"
+	# the "restored" line names the copy read, not the refused one
+	grep -q 'usage of .* restored from .*/treeshare_state\.prev, saved at' \
+		"$work/classic.treeshare_state.$mode.err"
+	check "classic: treeshare_state $mode: the restored line names treeshare_state.prev" $? \
+		"$(grep -m1 'restored from' "$work/classic.treeshare_state.$mode.err")"
 done
 for m in torn:"neither multifactor's 16 nor treeshare's 28 .torn or truncated." \
 	 corrupt:"CRC mismatch" zero:"zero length" \
@@ -404,5 +409,25 @@ else
 	failed_commit jobend enospc 2 "No space left on device" 400 "the write"
 fi
 diag "valgrind: $(($(date +%s) - t2)) s"
+
+# priority_last_decay_ran failing after the commit (ENOSPC on its write,
+# step 10 of cycle 3's save): the log says treeshare_state was committed
+# and names the file that was not; the next commit says "state saved
+# again"; every field of cycles 1..6 is REF's (nothing lost or doubled).
+d=$work/decay_record_enospc
+rm -rf "$d"
+TS_FAULT_DIR=$d TS_FAULT_SAVE=3 TS_FAULT_STEP=10 TS_FAULT_ACTION=enospc \
+	TS_FAULT_LOG=$d.faults LD_PRELOAD=$top/$shim \
+	"$bin" -v -p $P -D "$d" "$work/pbs_windows.fix" >"$d.out" 2>"$d.err"
+rc=$?
+line=$(grep -m1 "state committed to treeshare_state, but priority_last_decay_ran not updated: cannot write .*/priority_last_decay_ran.new: No space left on device" "$d.err")
+diff <(cycles "$work/pbs_windows.ref" 1 $CYCLES) <(cycles "$d.out" 1 $CYCLES) >"$d.diff"
+[ "$rc" -eq 0 ] && grep -q "^save 3 step 10: fails with ENOSPC" "$d.faults" &&
+	grep -q "^save 3 step 9: open .*/priority_last_decay_ran.new" "$d.faults" &&
+	[ -n "$line" ] && grep -q "state saved again" "$d.err" &&
+	! grep -q "state not saved" "$d.err" && [ ! -s "$d.diff" ]
+check "pbs_windows: ENOSPC on priority_last_decay_ran after the commit is logged as a commit; usage as REF's" $? \
+	"exit $rc; $(grep -E 'step 10|enospc' "$d.faults" | head -2); $(grep treeshare "$d.err" | grep -v restored | head -3); $(head -3 "$d.diff")"
+[ -n "$line" ] && diag "  ${line#*priority/treeshare: }"
 diag "crash matrix: $n runs in $(($(date +%s) - t0)) s"
 [ "$failed" -eq 0 ]
