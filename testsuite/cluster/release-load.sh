@@ -6,7 +6,8 @@
 # the plugin ABI of the installed slurmctld, loads into it, orders pending
 # jobs by partition factor (PriorityWeightPartition, two partitions of
 # PriorityJobFactor 1 and 10), and survives "sprio -l" twice, "scontrol
-# reconfigure" (24.11: a new slurmctld process) and a third "sprio -l".
+# reconfigure" (24.11: a new slurmctld process) and a third "sprio -l";
+# and the scheduler starts the jobs in that order.
 #
 # No slurmdbd is needed: a private munged, slurmctld and one "slurmd -N
 # n1" (one CPU, kept busy by a first job so the others stay pending) on
@@ -42,7 +43,8 @@ names="release_load_plugin_carries_the_installed_slurmctld_abi
 release_load_real_slurmctld_maps_priority_treeshare_so
 release_load_orders_pending_jobs_by_partition_factor
 release_load_survives_sprio_l_twice
-release_load_survives_scontrol_reconfigure_and_a_third_sprio_l"
+release_load_survives_scontrol_reconfigure_and_a_third_sprio_l
+release_load_starts_the_higher_partition_factor_job_first"
 if [ ! -f "$SO" ]; then
 	for t in $names; do not_ok "$t" "$SO is not built"; done
 	exit 1
@@ -157,7 +159,7 @@ check release_load_real_slurmctld_maps_priority_treeshare_so $? \
 	"daemons up: $([ $up = 0 ] && echo yes || echo no); $(tail -3 "$DIR/log/slurmctld.log" "$DIR/log/munged.log" 2>/dev/null)"
 if [ $up -ne 0 ]; then
 	why=$(tail -n 2 "$DIR"/log/slurmd.err "$DIR"/log/slurmd.log 2>/dev/null)
-	for t in $(tail -n 3 <<<"$names"); do
+	for t in $(tail -n 4 <<<"$names"); do
 		not_ok "$t" "the daemons did not start: $why"
 	done
 	exit 1
@@ -166,7 +168,9 @@ fi
 # One job takes the only CPU; two jobs in each partition wait.
 (cd "$DIR" && sbatch -Q -p hi -o /dev/null --wrap 'sleep 300' &&
 	wait_for 30 sh -c 'squeue -h -t R -o %i | grep -q .' &&
-	for p in lo hi lo hi; do sbatch -Q -p "$p" -o /dev/null --wrap true; done)
+	for p in lo hi lo hi; do
+		sbatch -Q -p "$p" -o /dev/null --wrap 'sleep 300'
+	done)
 # "JOBID PARTITION PRIORITY" of pending jobs, highest priority first
 pending() { squeue -h -t PD -S -p,i -o '%i %P %Q'; }
 order=$(pending | awk '{ printf "%s:%s ", $2, $3 }')
@@ -200,4 +204,15 @@ r3=$(rows)
 [ -n "$r3" ] && [ "$r3" = "$r1" ] && grep -q "$SO" "/proc/${new:-0}/maps"
 check release_load_survives_scontrol_reconfigure_and_a_third_sprio_l $? \
 	"slurmctld pid $ctld -> ${new:-none}; third sprio: ${r3:-none}; $(tail -2 "$DIR/log/slurmctld.log")"
+
+# The order is what the scheduler follows: when the CPU frees, the first
+# job of hi starts, though a job of lo was submitted before it (FIFO
+# would start that one).
+first_hi=$(pending | awk '$2 == "hi" { print $1 }' | sort -n | head -1)
+scancel "$(squeue -h -t R -o %i)"
+wait_for 30 sh -c 'squeue -h -t R -o %i | grep -q .'
+started=$(squeue -h -t R -o '%i %P')
+[ -n "$first_hi" ] && [ "$started" = "$first_hi hi" ]
+check release_load_starts_the_higher_partition_factor_job_first $? \
+	"running after the first job was cancelled: ${started:-none} (want ${first_hi:-?} hi); pending: $(pending | tr '\n' ' ')"
 [ "$(grep -c '^not ok' "$TAP")" -eq 0 ]
