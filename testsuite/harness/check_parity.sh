@@ -151,15 +151,15 @@ deb=${TH_DEB_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
 # is treeshare itself (Debian's file diverted to .distrib): every parity
 # test below would compare treeshare with itself and pass.  The file
 # must have the checksum dpkg recorded for slurm-wlm-basic-plugins.
-ref=$deb/priority_multifactor.so
-sums=$(ls /var/lib/dpkg/info/slurm-wlm-basic-plugins*.md5sums 2>/dev/null | head -1)
-want_md5=$(awk -v p="${ref#/}" '$2 == p { print $1 }' "${sums:-/dev/null}")
-got_md5=$(md5sum <"$ref" 2>/dev/null | cut -d' ' -f1)
+ref_so=$deb/priority_multifactor.so
+sums=$(dpkg-query --control-path slurm-wlm-basic-plugins md5sums 2>/dev/null)
+want_md5=$(awk -v p="${ref_so#/}" '$2 == p { print $1 }' "${sums:-/dev/null}")
+got_md5=$(md5sum <"$ref_so" 2>/dev/null | cut -d' ' -f1)
 if [ -n "$want_md5" ] && [ "$want_md5" = "$got_md5" ]; then
 	ok "reference_is_debians_own_priority_multifactor_so"
 else
 	not_ok "reference_is_debians_own_priority_multifactor_so" \
-		"$ref has md5 ${got_md5:-none}, slurm-wlm-basic-plugins packaged ${want_md5:-none} ($(dpkg-divert --list "$ref" 2>/dev/null)); purge treeshare-as-multifactor before make check"
+		"$ref_so has md5 ${got_md5:-none}, slurm-wlm-basic-plugins packaged ${want_md5:-none} ($(dpkg-divert --list "$ref_so" 2>/dev/null)); purge treeshare-as-multifactor before make check"
 fi
 
 syms() { nm -D "$@" 2>/dev/null | awk '$NF !~ /@/ { print $NF }' | sort -u; }
