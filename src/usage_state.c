@@ -14,6 +14,7 @@
  * and the windows image through window_store.h's own checks.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,10 +177,24 @@ static uint64_t record_bytes(uint64_t n_tres)
 	return 4 + TS_VALUE_BYTES * (2 + n_tres);
 }
 
+/* Value k of a record by its name: RawUsage, grp_used_wall, a TRES's. */
+static const char *value_name(size_t k, const uint32_t *tres_id, char *buf,
+			      size_t len)
+{
+	if (k == 0)
+		return "RawUsage";
+	if (k == 1)
+		return "grp_used_wall";
+	snprintf(buf, len, "usage of TRES %u", tres_id[k - 2]);
+	return buf;
+}
+
 /* A record set's ids rising and values finite and >= 0. */
-static int check_set(const struct ts_usage_set *set, size_t v, const char *what,
+static int check_set(const struct ts_usage_set *set, size_t v,
+		     const uint32_t *tres_id, const char *what,
 		     struct ts_error *err)
 {
+	char name[32];
 	size_t i, k;
 
 	for (i = 0; i < set->n; i++) {
@@ -193,8 +208,11 @@ static int check_set(const struct ts_usage_set *set, size_t v, const char *what,
 			if (!(x >= 0 && x - x == 0))
 				return ts_error_set(
 					err, TS_EINVAL, -1,
-					"%s %u: value %zu is %Lg, not a finite number >= 0",
-					what, set->id[i], k, x);
+					"%s %u: %s is %Lg, not a finite number >= 0",
+					what, set->id[i],
+					value_name(k, tres_id, name,
+						   sizeof(name)),
+					x);
 		}
 	}
 	return TS_OK;
@@ -225,11 +243,12 @@ int ts_usage_state_encode(const struct ts_usage_state *s, unsigned char **buf,
 
 	*buf = NULL;
 	*len = 0;
-	rc = check_set(&s->assoc, v, "association", err);
+	rc = check_set(&s->assoc, v, s->tres_id, "association", err);
 	if (!rc)
-		rc = check_set(&s->leaf, v, "leaf usage of association", err);
+		rc = check_set(&s->leaf, v, s->tres_id,
+			       "leaf usage of association", err);
 	if (!rc)
-		rc = check_set(&s->qos, v, "QOS", err);
+		rc = check_set(&s->qos, v, s->tres_id, "QOS", err);
 	if (rc)
 		return rc;
 	body = 4 * (uint64_t)s->n_tres +
@@ -308,8 +327,10 @@ static int check_state_image(const unsigned char *b, size_t len,
 
 static const unsigned char *get_set(const unsigned char *p,
 				    struct ts_usage_set *set, size_t v,
-				    const char *what, struct ts_error *err)
+				    const uint32_t *tres_id, const char *what,
+				    struct ts_error *err)
 {
+	char name[32];
 	size_t i, k;
 
 	for (i = 0; i < set->n; i++) {
@@ -323,10 +344,15 @@ static const unsigned char *get_set(const unsigned char *p,
 		}
 		for (k = 0; k < v; k++, p += TS_VALUE_BYTES)
 			if (!ts_get_value(p, &set->val[i * v + k])) {
+				/* the pattern as stored: it is no number */
+				/* clang-format off */
 				ts_error_set(
 					err, TS_ECORRUPT, -1,
-					"%s %u: value %zu is not a finite number >= 0",
-					what, set->id[i], k);
+					"%s %u: %s is stored as m 0x%016" PRIx64 ", e %" PRId32 " (m x 2^(e - 64)): not a finite number >= 0",
+					what, set->id[i],
+					value_name(k, tres_id, name, sizeof(name)),
+					ts_get64(p), (int32_t)ts_get32(p + 8));
+				/* clang-format on */
 				return NULL;
 			}
 	}
@@ -450,11 +476,12 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 				goto fail;
 			}
 	}
-	p = get_set(p, &s->assoc, v, "association", err);
+	p = get_set(p, &s->assoc, v, s->tres_id, "association", err);
 	if (p)
-		p = get_set(p, &s->leaf, v, "leaf usage of association", err);
+		p = get_set(p, &s->leaf, v, s->tres_id,
+			    "leaf usage of association", err);
 	if (p)
-		p = get_set(p, &s->qos, v, "QOS", err);
+		p = get_set(p, &s->qos, v, s->tres_id, "QOS", err);
 	if (!p) {
 		rc = TS_ECORRUPT;
 		goto fail;

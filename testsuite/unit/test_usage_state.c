@@ -299,6 +299,18 @@ START_TEST(hostile_counts_are_refused_before_allocating)
 }
 END_TEST
 
+/* An edited image, sealed again, is refused as corrupt with message want. */
+static void refused_as(unsigned char *buf, size_t len, const char *want)
+{
+	struct ts_usage_state s;
+	struct ts_error err = TS_ERROR_INIT;
+
+	reseal(buf, len);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
+			 TS_ECORRUPT);
+	ck_assert_str_eq(err.msg, want);
+}
+
 /* Structure behind a good CRC: ids, values, version, windows. */
 START_TEST(structure_defects_behind_a_good_crc_are_named)
 {
@@ -315,14 +327,30 @@ START_TEST(structure_defects_behind_a_good_crc_are_named)
 			 TS_ECORRUPT);
 	ck_assert_str_eq(err.msg, "association ids not rising: 1 after 1");
 	put32(buf + assoc0 + rec, 2);
-	/* association 1's raw usage: m without its top bit */
-	buf[assoc0 + 4 + 7] = 0x01;
-	reseal(buf, len);
-	ts_error_clear(&err);
-	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
-			 TS_ECORRUPT);
-	ck_assert_str_eq(err.msg, "association 1: value 0 is not a finite "
-				  "number >= 0");
+	/*
+	 * association 1's RawUsage: m without its top bit, then an
+	 * exponent past any long double (what would be infinite); the
+	 * message names the value and shows it as stored (issue 22: it
+	 * said "value 0", the index, as if 0 were stored).
+	 */
+	put64(buf + assoc0 + 4, 0x0123456789abcdefULL);
+	refused_as(buf, len,
+		   "association 1: RawUsage is stored as m 0x0123456789abcdef, "
+		   "e 9 (m x 2^(e - 64)): not a finite number >= 0");
+	put64(buf + assoc0 + 4, 0x8000000000000000ULL);
+	put32(buf + assoc0 + 4 + 8, 0x7fffffff);
+	refused_as(buf, len,
+		   "association 1: RawUsage is stored as m 0x8000000000000000, "
+		   "e 2147483647 (m x 2^(e - 64)): not a finite number >= 0");
+	free(buf);
+
+	/* QOS 5's usage of TRES 1001 (its last value): e = -1, m = 0 */
+	len = sample_image(&buf, 0);
+	put32(buf + len - 4 - 4, 0xffffffff);
+	refused_as(
+		buf, len,
+		"QOS 5: usage of TRES 1001 is stored as m 0x0000000000000000, "
+		"e -1 (m x 2^(e - 64)): not a finite number >= 0");
 	free(buf);
 
 	len = sample_image(&buf, 1);
@@ -355,8 +383,8 @@ START_TEST(encode_refuses_nan_negative_and_duplicate_ids)
 	s.assoc.val[4 + 1] = -1;
 	ck_assert_int_eq(ts_usage_state_encode(&s, &buf, &len, &err),
 			 TS_EINVAL);
-	ck_assert_str_eq(err.msg, "association 2: value 1 is -1, not a finite "
-				  "number >= 0");
+	ck_assert_str_eq(err.msg, "association 2: grp_used_wall is -1, not a "
+				  "finite number >= 0");
 	s.assoc.val[4 + 1] = 0.0L / 0.0L;
 	ts_error_clear(&err);
 	ck_assert_int_eq(ts_usage_state_encode(&s, &buf, &len, &err),
