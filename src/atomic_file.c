@@ -57,8 +57,15 @@ static int write_tmp(const char *tmp, const void *buf, size_t len,
 	if (fd < 0)
 		return ts_error_set(err, TS_EIO, -1, "cannot create %s: %s",
 				    tmp, strerror(errno));
-	if (write_all(fd, buf, len) || fsync(fd)) {
+	if (write_all(fd, buf, len)) {
 		rc = ts_error_set(err, TS_EIO, -1, "cannot write %s: %s", tmp,
+				  strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return rc;
+	}
+	if (fsync(fd)) {
+		rc = ts_error_set(err, TS_EIO, -1, "cannot fsync %s: %s", tmp,
 				  strerror(errno));
 		close(fd);
 		unlink(tmp);

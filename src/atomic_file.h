@@ -20,8 +20,9 @@
  * Errors (full disk, unwritable directory, failed rename) leave PATH as
  * it was and remove PATH<tmp_suffix>; PATH<prev_suffix> is as it was too,
  * unless step 2 failed after removing it (PATH is then the last good
- * copy).  err->msg names the file and errno's text ("cannot write
- * /x/state.new: No space left on device").
+ * copy).  err->msg names the call that failed, the file and errno's
+ * text ("cannot write /x/state.new: No space left on device", "cannot
+ * fsync /x/state.new: Input/output error").
  */
 #ifndef TS_ATOMIC_FILE_H
 #define TS_ATOMIC_FILE_H

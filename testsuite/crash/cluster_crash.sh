@@ -322,12 +322,13 @@ damage_case()
 	fi
 }
 
-# write_error WHAT ERRNO_TEXT BEFORE - a commit that fails with ERRNO_TEXT
-# is logged naming the file, leaves treeshare_state as BEFORE and no
-# .new behind, and slurmctld runs on.
+# write_error WHAT ERRNO_TEXT BEFORE CALL - a commit whose CALL (write,
+# fsync) fails with ERRNO_TEXT is logged naming the call and the file,
+# leaves treeshare_state as BEFORE and no .new behind, and slurmctld
+# runs on.
 write_error()
 {
-	local re="state not saved: cannot write $STATE/treeshare_state.new: $2; the files keep the state committed at "
+	local re="state not saved: cannot $4 $STATE/treeshare_state.new: $2; the files keep the state committed at "
 	if wait_for 60 "the error to be logged" grep -q "$re" "$LOG" &&
 	   cmp -s "$STATE/treeshare_state" "$3" &&
 	   [ ! -e "$STATE/treeshare_state.new" ] && ctld_up; then
@@ -395,7 +396,7 @@ if [ "$CONFIG" = a ]; then
 		TS_FAULT_STEP=3 TS_FAULT_ACTION=eio TS_FAULT_LOG="$DIR/log/faults.eio"
 	wait_ctld_up
 	write_error "EIO on the fsync of treeshare_state.new" \
-		"Input/output error" "$DIR/backup/before-eio"
+		"Input/output error" "$DIR/backup/before-eio" fsync
 	stop_daemon slurmctld 30
 	if grep -q 'state saved again' "$LOG"; then
 		ok "$P: the next commit (at shutdown) succeeds and says so"
@@ -414,7 +415,7 @@ if [ "$CONFIG" = a ]; then
 	start_ctld
 	wait_ctld_up
 	write_error "ENOSPC on a full tmpfs" "No space left on device" \
-		"$DIR/backup/before-enospc"
+		"$DIR/backup/before-enospc" write
 	rm -f "$SMALL/filler"
 	kill9
 	t=$(date +%s)

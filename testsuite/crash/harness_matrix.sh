@@ -353,20 +353,21 @@ vg() {
 		not_ok "$name" "$out (full log: $xml)"
 	fi
 }
-# failed_commit FIXTURE ACTION STEP ERRNO_TEXT LOST WHAT - under memcheck,
-# the commit of fini() at a restart after cycle 3 (save 4) fails at STEP
-# with ACTION: the log names treeshare_state.new and ERRNO_TEXT, and root's
-# usage after cycle 6 is REF's less LOST (LOST 0: every field of cycles
-# 4..6 is REF's).
+# failed_commit FIXTURE ACTION STEP ERRNO_TEXT LOST WHAT CALL - under
+# memcheck, the commit of fini() at a restart after cycle 3 (save 4)
+# fails at STEP with ACTION: the log names the failed CALL (write,
+# fsync), treeshare_state.new and ERRNO_TEXT, and root's usage after
+# cycle 6 is REF's less LOST (LOST 0: every field of cycles 4..6 is
+# REF's).
 failed_commit() {
-	local fx=$1 act=$2 step=$3 text=$4 lost=$5 what=$6 line want got every
+	local fx=$1 act=$2 step=$3 text=$4 lost=$5 what=$6 call=$7 line want got every
 	local base=$work/vg.$act
 	sed '$a restart 3' "$work/$fx.fix" >"$base.fix"
 	rm -rf "$base"
 	vg "memcheck: $act on $what of a commit leaks nothing" 0 "$base.fix" \
 		LD_PRELOAD="$top/$shim" TS_FAULT_DIR="$base" TS_FAULT_SAVE=4 \
 		TS_FAULT_STEP="$step" TS_FAULT_ACTION="$act" -- -D "$base"
-	line=$(grep -m1 "state not saved: cannot write .*/treeshare_state.new: $text; the files keep the state committed at" \
+	line=$(grep -m1 "state not saved: cannot $call .*/treeshare_state.new: $text; the files keep the state committed at" \
 		"$work/vg.vg.$act.xml.err")
 	want=$(($(usage "$work/$fx.ref" $CYCLES root) - lost))
 	got=$(usage "$work/vg.vg.$act.xml.out" $CYCLES root)
@@ -378,7 +379,7 @@ failed_commit() {
 			<(cycles "$work/vg.vg.$act.xml.out" 4 $CYCLES) >"$base.diff"
 	fi
 	[ -n "$line" ] && [ "$got" = "$want" ] && [ ! -s "$base.diff" ]
-	check "$fx: $act on $what of treeshare_state.new is logged naming the file; root $got = REF - $lost$every" $? \
+	check "$fx: $act on $what of treeshare_state.new is logged as \"cannot $call\" naming the file; root $got = REF - $lost$every" $? \
 		"$(grep treeshare "$work/vg.vg.$act.xml.err" | head -3); root $got, want $want; $(head -3 "$base.diff")"
 	[ -n "$line" ] && diag "  ${line#*priority/treeshare: }"
 }
@@ -405,8 +406,8 @@ else
 	# 3 in pbs_windows: nothing lost.  In jobend suzy's job ended in that
 	# gap: exactly its charge since cycle 3 is lost (2 CPUs x 200 s), the
 	# loss the guarantee allows.
-	failed_commit pbs_windows eio 3 "Input/output error" 0 "the fsync"
-	failed_commit jobend enospc 2 "No space left on device" 400 "the write"
+	failed_commit pbs_windows eio 3 "Input/output error" 0 "the fsync" fsync
+	failed_commit jobend enospc 2 "No space left on device" 400 "the write" write
 fi
 diag "valgrind: $(($(date +%s) - t2)) s"
 

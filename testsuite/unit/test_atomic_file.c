@@ -196,8 +196,12 @@ START_TEST(copy_not_worth_keeping_leaves_the_older_previous_copy)
 }
 END_TEST
 
-/* write(2) to /dev/full fails with ENOSPC, as on a full file system. */
-START_TEST(full_disk_fails_naming_the_file_and_changes_nothing)
+/*
+ * The temporary copy is a symlink to target, where call (write, fsync)
+ * fails with errnum: the message names the call and the temporary copy,
+ * and nothing changes.
+ */
+static void fails_through(const char *target, const char *call, int errnum)
 {
 	char want[160];
 	struct dir d;
@@ -205,14 +209,31 @@ START_TEST(full_disk_fails_naming_the_file_and_changes_nothing)
 	dir_make(&d);
 	put(d.file, "A", &with_prev);
 	put(d.file, "B", &with_prev);
-	ck_assert_int_eq(symlink("/dev/full", d.tmp), 0);
-	snprintf(want, sizeof(want), "cannot write %s: %s", d.tmp,
-		 strerror(ENOSPC));
+	ck_assert_int_eq(symlink(target, d.tmp), 0);
+	snprintf(want, sizeof(want), "cannot %s %s: %s", call, d.tmp,
+		 strerror(errnum));
 	write_fails(d.file, &with_prev, want);
 	ck_assert_str_eq(content(d.file), "B");
 	ck_assert_str_eq(content(d.prev), "A");
 	ck_assert(!exists(d.tmp));
 	dir_remove(&d);
+}
+
+/* write(2) to /dev/full fails with ENOSPC, as on a full file system. */
+START_TEST(full_disk_fails_naming_the_file_and_changes_nothing)
+{
+	fails_through("/dev/full", "write", ENOSPC);
+}
+END_TEST
+
+/*
+ * fsync(2) of /dev/null fails (EINVAL) after a write that succeeded: the
+ * message names fsync, not the write, so that an I/O error found only at
+ * fsync (EIO) is reported as what it is (issue 22).
+ */
+START_TEST(failed_fsync_is_named_as_fsync_and_changes_nothing)
+{
+	fails_through("/dev/null", "fsync", EINVAL);
 }
 END_TEST
 
@@ -370,6 +391,7 @@ Suite *suite_atomic_file(void)
 	tcase_add_test(tc,
 		       copy_not_worth_keeping_leaves_the_older_previous_copy);
 	tcase_add_test(tc, full_disk_fails_naming_the_file_and_changes_nothing);
+	tcase_add_test(tc, failed_fsync_is_named_as_fsync_and_changes_nothing);
 	tcase_add_test(
 		tc, failed_rename_fails_naming_both_and_removes_the_temporary);
 	tcase_add_test(
