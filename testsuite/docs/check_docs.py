@@ -75,6 +75,73 @@ check_table("src/power/config.c", r'^\t\{ "([a-z_]+)", TS_POWER_KEY_', "docs/nod
 check_table("sshare-ext/cli.c", r'^\t\{ "([a-zA-Z]+)", (?:no|required|optional)_argument',
             "docs/sshare-ext.1", "sshare-ext option --")
 
+
+
+def man_text(src):
+    """A man page fragment as words: requests and font escapes dropped."""
+    text = re.sub(r"^\.\S+\s?", "", src, flags=re.M)
+    text = re.sub(r"\\f[BIRP]|\\\(..|\\", "", text)
+    return " ".join(text.split())
+
+
+def section(page, title):
+    """The text of a man page's .SH TITLE, up to the next .SH."""
+    src = open(page, encoding="utf-8").read()
+    m = re.search(r"^\.SH \"?" + re.escape(title) + r"\"?\n(.*?)(?=^\.SH )",
+                  src, re.M | re.S)
+    return m.group(1) if m else ""
+
+
+def depth_oblivious_paragraphs():
+    """What each page says about multifactor's DEPTH_OBLIVIOUS defect:
+    priority_treeshare(5)'s DIFFERENCES entry, fairshare-algorithms(7)'s
+    TREESHARE VERSUS SLURM 22.05 bullet."""
+    out = {}
+    diff = section("docs/priority_treeshare.5",
+                   "DIFFERENCES FROM PRIORITY/MULTIFACTOR")
+    for entry in re.split(r"^\.TP\n", diff, flags=re.M):
+        # the entry on the siblings, the one giving test24.1's figures
+        if entry.startswith("DEPTH_OBLIVIOUS") and "test24.1" in entry:
+            out["docs/priority_treeshare.5"] = man_text(entry)
+    vs = section("docs/fairshare-algorithms.7", "TREESHARE VERSUS SLURM 22.05")
+    for bullet in re.split(r"^\.IP .*\n", vs, flags=re.M):
+        if bullet.startswith("DEPTH_OBLIVIOUS"):
+            out["docs/fairshare-algorithms.7"] = man_text(bullet)
+    return out
+
+
+# Multifactor's DEPTH_OBLIVIOUS defect (issue 22): both pages must state
+# the same condition (it lasts until an sshare or a pending job of a
+# sibling computes the siblings' usage, cycle after cycle), and neither
+# may limit it to the first cycle after a start; priority_treeshare(5)
+# points to fairshare-algorithms(7).
+do = depth_oblivious_paragraphs()
+for page in ("docs/priority_treeshare.5", "docs/fairshare-algorithms.7"):
+    text = do.get(page, "")
+    ok(text, f"{page}: the DEPTH_OBLIVIOUS paragraph on multifactor's "
+       "siblings is found", "no such paragraph")
+    if not text:
+        continue
+    need = ["sshare", "pending job of", "cycle after cycle",
+            "not only in the first cycle"]
+    missing = [w for w in need if w not in text]
+    ok(not missing, f"{page}: multifactor's DEPTH_OBLIVIOUS defect lasts "
+       "until an sshare or a sibling's pending job computes the siblings, "
+       "cycle after cycle", "missing: " + ", ".join(missing))
+    # "wrong only in the first cycle", "first cycle after a start reads
+    # ... (... from cycle 2 on)": the old text; "from cycle 2 on" only in
+    # a sentence that says why (sshare every cycle)
+    limits = re.findall(r"(?<!not )only in (?:its |the )?first cycle"
+                        r"|first cycle after a start reads", text)
+    limits += [x for x in re.split(r"(?<=\.) ", text)
+               if "from cycle 2 on" in x and "sshare" not in x]
+    ok(not limits, f"{page}: does not limit multifactor's DEPTH_OBLIVIOUS "
+       "defect to the first cycle", "; ".join(limits))
+text = do.get("docs/priority_treeshare.5", "")
+ok("fairshare-algorithms(7)" in text,
+   "docs/priority_treeshare.5: the DEPTH_OBLIVIOUS paragraph points to "
+   "fairshare-algorithms(7)", "no fairshare-algorithms(7) in it")
+
 with open(tap_path, "w") as tap:
     for n, (good, name, detail) in enumerate(results, 1):
         tap.write(f"{'ok' if good else 'not ok'} {n} - {name}\n")
