@@ -60,12 +60,29 @@ echo "build-deb: built in $(($(date +%s) - t0))s:"
 
 changes=$(ls "$out"/*.changes)
 echo "build-deb: lintian $(basename "$changes")"
-# lintian advises against running as root: as nobody when root.
+# lintian advises against running as root: as nobody when root.  nobody
+# may not reach $out (a checkout in a mode-700 directory, as root's home
+# or mktemp -d): it reads a copy of the .changes and of the files it
+# lists, in a directory of its own, removed afterwards.
 as_user=()
-[ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && as_user=(runuser -u nobody --)
+lint_dir=
+check=$changes
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	lint_dir=$(mktemp -d "${TMPDIR:-/tmp}/build-deb-lintian.XXXXXX")
+	trap 'rm -rf "$lint_dir"' EXIT
+	cp "$out"/*.deb "$out"/*.buildinfo "$changes" "$lint_dir"/
+	chmod 755 "$lint_dir"
+	chmod 644 "$lint_dir"/*
+	check=$lint_dir/$(basename "$changes")
+	if runuser -u nobody -- test -r "$check"; then
+		as_user=(runuser -u nobody --)
+	else
+		echo "build-deb: nobody cannot read $lint_dir (TMPDIR=${TMPDIR:-}): lintian runs as root"
+	fi
+fi
 rc=0
 (cd /tmp && "${as_user[@]}" lintian --info --display-info --pedantic \
-	"$changes") >"$out/lintian.txt" 2>&1 || rc=$?
+	"$check") >"$out/lintian.txt" 2>&1 || rc=$?
 sed 's/^/  /' "$out/lintian.txt"
 grep -q '^E: ' "$out/lintian.txt" && die "lintian reports errors ($out/lintian.txt)"
 [ "$rc" = 0 ] || die "lintian exited $rc ($out/lintian.txt)"

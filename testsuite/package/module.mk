@@ -7,7 +7,9 @@ CHECK_STAGES += install
 .PHONY: check-install
 check-install: programs
 	@bash testsuite/package/install.sh $(BUILD)
-#   package   make deb's packages in a fresh Debian root (mmdebstrap):
+#   package   make deb in a checkout only root can read (a clone in a
+#             mode-700 directory, private_checkout.sh; ~2 min), then
+#             make deb's packages in a fresh Debian root (mmdebstrap):
 #             apt-get install, the cluster lab from the default PluginDir
 #             against the build tree's plugin on one state,
 #             treeshare-as-multifactor, purge (stage.sh, in-root.sh;

@@ -3,6 +3,8 @@
 # stage.sh BUILD - stage "package": make deb's packages installed and run
 # in a fresh Debian root, never on this machine itself.
 #
+#  0. first, make deb in a checkout only root can read (a clone in a
+#     mode-700 directory: private_checkout.sh).
 #  1. mmdebstrap builds a root of this machine's release from this
 #     machine's archive (its apt sources), with Debian's Slurm, munge and
 #     MariaDB; the archive's slurmctld must be the one built against.
@@ -71,6 +73,9 @@ teardown()
 		rm -rf "$root"
 	fi
 }
+
+# --- 0. make deb in a mode-700 checkout ------------------------------
+bash "$top/testsuite/package/private_checkout.sh" "$build"
 
 # A root left by an earlier run: its processes and mounts go first.
 [ -d "$root" ] && teardown
