@@ -325,6 +325,10 @@ static int check_state_image(const unsigned char *b, size_t len,
 	return TS_OK;
 }
 
+/*
+ * Read a record set from p, checking ids rising and every value a value;
+ * a refused value is named and shown as stored.  RET past it, or NULL.
+ */
 static const unsigned char *get_set(const unsigned char *p,
 				    struct ts_usage_set *set, size_t v,
 				    const uint32_t *tres_id, const char *what,
