@@ -940,7 +940,7 @@ static void add_event(struct th_fixture *fx, const struct th_event *ev)
 	fx->event[fx->n_event++] = *ev;
 }
 
-/* "restart N [damage=KIND] [file=NAME] [down=SECS]" */
+/* "restart N [damage=KIND] [file=NAME] [remove=NAME] [down=SECS]" */
 static int parse_restart(struct parser *p)
 {
 	static const char *const damages[] = {
@@ -984,6 +984,12 @@ static int parse_restart(struct parser *p)
 					  "file=%s: not a file name", val);
 			free(ev.damage_file);
 			ev.damage_file = dup_str(val);
+		} else if (val && !strcmp(key, "remove")) {
+			if (!*val || strchr(val, '/'))
+				rc = fail(p, p->tok[i].col,
+					  "remove=%s: not a file name", val);
+			free(ev.remove_file);
+			ev.remove_file = dup_str(val);
 		} else if (val && !strcmp(key, "down")) {
 			if (parse_u32(val, &v))
 				rc = fail(p, p->tok[i].col,
@@ -991,13 +997,15 @@ static int parse_restart(struct parser *p)
 			ev.down = v;
 		} else {
 			rc = fail(p, p->tok[i].col,
-				  "expected damage=, file= or down=, got "
+				  "expected damage=, file=, remove= or down=, "
+				  "got "
 				  "'%s'",
 				  p->tok[i].text);
 		}
 	}
 	if (rc) {
 		free(ev.damage_file);
+		free(ev.remove_file);
 		return rc;
 	}
 	add_event(p->fx, &ev);
@@ -1297,6 +1305,7 @@ void th_fixture_free(struct th_fixture *fx)
 	for (i = 0; i < fx->n_event; i++) {
 		free(fx->event[i].conf);
 		free(fx->event[i].damage_file);
+		free(fx->event[i].remove_file);
 	}
 	free(fx->event);
 	free(fx->dir);

@@ -111,6 +111,7 @@ struct th_event {
 	unsigned after;	       /* cycle after which it happens */
 	enum th_damage damage; /* restart */
 	char *damage_file;     /* restart: the file (default treeshare_state) */
+	char *remove_file;     /* restart: removed with its previous copy */
 	time_t down;	       /* restart: extra seconds down */
 	char *conf;	       /* reconfigure: "Key=Value" for slurm.conf */
 	long line;

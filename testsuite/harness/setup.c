@@ -1263,6 +1263,25 @@ int th_setup_damage(struct th_setup *s, enum th_damage damage, const char *name,
 	return rc ? -1 : 0;
 }
 
+int th_setup_remove(struct th_setup *s, const char *name)
+{
+	bool old = !strncmp(name, "priority_last_decay_ran", 23);
+	char *file = xstrdup_printf("%s/%s", s->dir, name);
+	char *prev = xstrdup_printf("%s%s", file, old ? ".old" : ".prev");
+	int rc = 0;
+
+	if (unlink(file) && errno != ENOENT)
+		rc = -1;
+	if (unlink(prev) && errno != ENOENT)
+		rc = -1;
+	if (rc)
+		fprintf(stderr, "ts-harness: cannot remove %s: %s\n", file,
+			strerror(errno));
+	xfree(file);
+	xfree(prev);
+	return rc;
+}
+
 void th_setup_slurm_save(void)
 {
 	(void)dump_assoc_mgr_state();

@@ -116,6 +116,13 @@ int th_setup_damage(struct th_setup *s, enum th_damage damage, const char *file,
 		    time_t now);
 
 /*
+ * th_setup_remove() - remove StateSaveLocation/FILE and its previous copy
+ * (.prev, or .old for priority_last_decay_ran), as an administrator
+ * might.  RET 0 or -1 (either exists and cannot be removed).
+ */
+int th_setup_remove(struct th_setup *s, const char *file);
+
+/*
  * th_setup_slurm_save() - slurmctld's periodic save of its usage
  * (dump_assoc_mgr_state(): assoc_usage, qos_usage, ...).
  */

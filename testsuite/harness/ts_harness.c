@@ -80,8 +80,9 @@ struct run_opts {
 /*
  * A restart between cycles c and c + 1, as slurmctld's shutdown and
  * start: the plugin's fini() (its decay thread released from the gate by
- * its own join), StateSaveLocation damaged if asked, the clock moved on
- * by the downtime, then init() again, whose thread runs cycle c + 1.
+ * its own join), state files removed and damaged if asked, the clock
+ * moved on by the downtime, then init() again, whose thread runs cycle
+ * c + 1.
  * RET 0, 4 after printing that the plugin refused to start (nothing of
  * it runs: the harness can clean up and exit 2), or 2 after printing why.
  */
@@ -99,6 +100,8 @@ static int restart(struct th_setup *s, const struct th_event *ev, unsigned c)
 			c);
 		return 2;
 	}
+	if (ev->remove_file && th_setup_remove(s, ev->remove_file))
+		return 2;
 	if (ev->damage != TH_DAMAGE_NONE &&
 	    th_setup_damage(s, ev->damage, ev->damage_file, th_clock_now()))
 		return 2;
