@@ -611,15 +611,58 @@ static void resume(const struct found *f, time_t *ran, time_t *reset)
 		*reset = (time_t)f->d.last_reset;
 		return;
 	}
-	if (f->drc == TS_OK && f->d.last_ran < u->last_ran)
+	/* the unit's time is used either way; say why the file lags */
+	if (f->drc == TS_OK && f->d.last_ran < u->last_ran && f->dst.used_prev)
 		log_flag(PRIO,
-			 "%s: %s is behind %s (a stop between the two writes)",
-			 plugin_type, f->decay_path, f->unit_path);
+			 "%s: %s.old is behind %s: it was read because %s",
+			 plugin_type, f->decay_path, f->unit_path,
+			 f->dst.problem);
+	else if (f->drc == TS_OK && f->d.last_ran < u->last_ran)
+		log_flag(
+			PRIO,
+			"%s: %s is behind %s: a stop between the commit and the write of %s, or that write failed (logged then)",
+			plugin_type, f->decay_path, f->unit_path,
+			f->decay_path);
 	/* clang-format on */
 	/* name the copy read: .prev when the current one was refused */
 	restore_usage(u, f->unit_path, f->ust.used_prev ? ".prev" : "");
 	*ran = (time_t)u->last_ran;
 	*reset = (time_t)u->last_reset;
+}
+
+/*
+ * No unit, and priority_last_decay_ran unusable but its .old good.  The
+ * .old copy is older than the current one, and slurmctld's assoc_usage
+ * (saved at the stop, and having no decay time of its own) may hold
+ * charges up to the current one's time: charging running jobs from .old
+ * would count that interval twice, and nothing tells whether it does.
+ * So refuse, as with both copies bad; with -i, charge from the first
+ * cycle on: the interval is lost, never counted twice.  The reset time
+ * is .old's: a reset since then at most happens again.
+ */
+static int start_from_old_record(const struct found *f, time_t *ran,
+				 time_t *reset)
+{
+	char a[32];
+	char *why;
+
+	utc((time_t)f->d.last_ran, a, sizeof(a));
+	/* clang-format off */
+	why = xstrdup_printf("%s; %s.old (last decay %s) is an older copy, and without %s or its .prev nothing tells whether slurmctld's assoc_usage already holds charges after it: charging from it could count usage twice",
+			     f->dst.problem, f->decay_path, a, f->unit_path);
+	if (!ignore_state_errors) {
+		refuse("the last decay time", why,
+		       "slurmctld -i starts anyway: running jobs are charged from its first cycle on, and the usage since the last cycle is lost");
+		xfree(why);
+		return -1;
+	}
+	error("%s: the last decay time is unusable: %s; starting anyway (-i): running jobs are charged from the first cycle on, the usage since the last cycle is lost",
+	      plugin_type, why);
+	/* clang-format on */
+	xfree(why);
+	*ran = 0;
+	*reset = (time_t)f->d.last_reset;
+	return 0;
 }
 
 /* No unit (a first start, an upgrade, or -i): the decay record alone. */
@@ -644,9 +687,7 @@ static int start_without_unit(const struct found *f, time_t *ran, time_t *reset)
 		return 0;
 	}
 	if (f->dst.used_prev)
-		error("%s: %s; using %s.old (last decay %s): usage since then is charged again only for running jobs",
-		      plugin_type, f->dst.problem, f->decay_path,
-		      utc((time_t)f->d.last_ran, a, sizeof(a)));
+		return start_from_old_record(f, ran, reset);
 	info("%s: %s read once in %s format (last decay %s, last reset %s) with slurmctld's usage; from now on %s holds them",
 	     plugin_type, f->decay_path,
 	     f->d.origin == TS_DECAY_RECORD_FOREIGN ? "priority/multifactor's 16-byte" : "treeshare's",

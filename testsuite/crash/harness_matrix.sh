@@ -267,18 +267,92 @@ for m in torn:"neither multifactor's 16 nor treeshare's 28 .torn or truncated." 
 	damage classic priority_last_decay_ran "$mode" \
 		"priority_last_decay_ran: .*$why.*nothing lost: treeshare_state holds the decay time"
 done
+# refused BASE RESTART WANT NAME - classic with the line RESTART added
+# must refuse the start (exit status 2) with exactly one line matching
+# WANT (a regular expression), left in $line.
+refused() {
+	local base=$1 rc
+	sed "\$a $2" "$work/classic.fix" >"$base.fix"
+	"$bin" -v -p $P "$base.fix" >"$base.out" 2>"$base.err"
+	rc=$?
+	line=$(grep -E "$3" "$base.err")
+	[ "$rc" -eq 2 ] && [ "$(printf '%s\n' "$line" | grep -c .)" = 1 ]
+	check "$4" $? "exit $rc (2: refused); $(grep treeshare "$base.err" |
+		grep -v PriorityParameters | tail -3)"
+}
 # both copies of treeshare_state bad: refused, both named, once
-base=$work/classic.treeshare_state.both
-sed '$a restart 3 damage=both file=treeshare_state' "$work/classic.fix" >"$base.fix"
-"$bin" -v -p $P "$base.fix" >"$base.out" 2>"$base.err"
-rc=$?
-line=$(grep -E 'treeshare_state unusable: .*treeshare_state: torn or truncated: .*; .*treeshare_state.prev: CRC mismatch .*; slurmctld cannot start' "$base.err")
-[ "$rc" -eq 2 ] && [ "$(printf '%s\n' "$line" | grep -c .)" = 1 ]
-check "classic: both copies of treeshare_state bad refuses the start, naming both, logged once" $? \
-	"exit $rc; $(grep treeshare "$base.err" | head -3)"
+refused "$work/classic.treeshare_state.both" \
+	'restart 3 damage=both file=treeshare_state' \
+	'treeshare_state unusable: .*treeshare_state: torn or truncated: .*; .*treeshare_state.prev: CRC mismatch .*; slurmctld cannot start' \
+	"classic: both copies of treeshare_state bad refuses the start, naming both, logged once"
 diag "  ${line#*priority/treeshare: }"
 damage classic treeshare_state both \
 	"treeshare_state unusable: .*; starting anyway .-i." -i
+# No treeshare_state (issue 22): after a clean stop treeshare_state and
+# its .prev are removed and priority_last_decay_ran is damaged.  Its
+# .old is cycle 2's decay time, but slurmctld's usage saved at the stop
+# holds the charges up to cycle 3's: charging from .old counted cycle 3
+# twice for the running jobs (14 CPUs x 300 s = 4200 at root; the old
+# code started and ended with root 30600 = REF + 4200).  Now the start is
+# refused naming both copies and treeshare_state; with -i cycle 3's
+# interval is lost, never counted twice: root REF - 4200, bob - 4 x 300,
+# cathy - 1 x 300 x UsageFactor 2, scott - 8 x 300, suzy (no job) as REF.
+for mode in corrupt zero future negative missing; do
+	base=$work/classic.no_state.$mode
+	refused "$base" \
+		"restart 3 remove=treeshare_state damage=$mode file=priority_last_decay_ran" \
+		"the last decay time unusable: .*/priority_last_decay_ran: [^;]*; .*/priority_last_decay_ran.old \(last decay [^)]*\) is an older copy, and without .*/treeshare_state or its .prev nothing tells .*: charging from it could count usage twice; slurmctld cannot start" \
+		"classic: no treeshare_state, priority_last_decay_ran $mode: the start is refused naming both copies, logged once"
+	[ -n "$line" ] && [ "$mode" = corrupt ] && diag "  ${line#*priority/treeshare: }"
+	"$bin" -v -i -p $P "$base.fix" >"$base.i.out" 2>"$base.i.err"
+	rc=$?
+	: >"$base.i.diff"
+	for u in root:4200 bob:1200 cathy:600 scott:2400 suzy:0; do
+		r=$(usage "$work/classic.ref" $CYCLES "${u%%:*}")
+		got=$(usage "$base.i.out" $CYCLES "${u%%:*}")
+		awk -v r="$r" -v s="$got" -v l="${u#*:}" \
+			'BEGIN { exit !(r - s == l) }' ||
+			echo "${u%%:*}: $got, want $r - ${u#*:}" >>"$base.i.diff"
+	done
+	[ "$rc" -eq 0 ] && [ ! -s "$base.i.diff" ] &&
+		grep -q "the last decay time is unusable: .*; starting anyway (-i): running jobs are charged from the first cycle on" "$base.i.err"
+	check "classic: no treeshare_state, priority_last_decay_ran $mode, -i: cycle 3's interval is lost, never counted twice (root $(usage "$base.i.out" $CYCLES root) = REF - 4200)" $? \
+		"exit $rc; $(head -5 "$base.i.diff"); $(grep treeshare "$base.i.err" | grep -v PriorityParameters | tail -2)"
+done
+# With treeshare_state, a damaged priority_last_decay_ran is read from
+# .old, a cycle behind: the debug line says so and names the defect, not
+# "a stop between the two writes" (issue 22).
+for m in missing:"missing" zero:"zero length" \
+	 negative:"last decay time -1 is negative" \
+	 future:"last decay time .* is 3600 s after now"; do
+	mode=${m%%:*} why=${m#*:}
+	base=$work/classic.behind.$mode
+	sed -e '$a conf DebugFlags=Priority' \
+	    -e "\$a restart 3 damage=$mode file=priority_last_decay_ran" \
+		"$work/classic.fix" >"$base.fix"
+	"$bin" -vvv -p $P "$base.fix" >"$base.out" 2>"$base.err"
+	rc=$?
+	line=$(grep -m1 "priority_last_decay_ran.old is behind .*/treeshare_state: it was read because .*/priority_last_decay_ran: $why" "$base.err")
+	[ "$rc" -eq 0 ] && [ -n "$line" ] && ! grep -q "stop between" "$base.err"
+	check "classic: priority_last_decay_ran $mode with treeshare_state: the line on .old being behind names the defect, not a stop" $? \
+		"exit $rc; $(grep -E 'behind|nothing lost' "$base.err" | head -3)"
+done
+# A kill right after the commit (the step after treeshare_state's rename,
+# before priority_last_decay_ran's): that file is behind because of the
+# stop, and the line says so.
+commit=$(grep -m1 "rename .*/treeshare_state.new " "$work/classic.count.faults" |
+	 sed 's/^save [0-9]* step \([0-9]*\):.*/\1/')
+sed '$a conf DebugFlags=Priority' "$work/classic.fix" >"$work/classic_prio.fix"
+d=$work/classic_prio.after_commit
+run_crash "$work/classic_prio.fix" "$d" $((commit + 1)) kill
+rc=$?
+"$bin" -vvv -p $P -D "$d" -r $SAVE "$work/classic_prio.fix" >"$d.out" 2>"$d.err"
+rc2=$?
+[ "$rc" -eq 137 ] && [ "$rc2" -eq 0 ] &&
+	! grep -q "save $SAVE step $((commit + 1)): rename .*priority_last_decay_ran" "$d.faults" &&
+	grep -q "priority_last_decay_ran is behind .*/treeshare_state: a stop between the commit and the write of .*priority_last_decay_ran, or that write failed" "$d.err"
+check "classic: a kill after the commit leaves priority_last_decay_ran behind, and the line names the stop" $? \
+	"kill exit $rc, restart exit $rc2; $(grep "step $((commit + 1))" "$d.faults"); $(grep -E 'behind' "$d.err" | head -2)"
 # an upgrade: the state as a treeshare before issue 13 kept it
 damage pbs_windows treeshare_state old_format \
 	"priority_last_decay_ran read once in priority/multifactor's 16-byte format"
@@ -401,6 +475,13 @@ else
 	cp "$work/vg.refused.fix" "$work/vg.ignored.fix"
 	vg "memcheck: both copies bad with -i, set aside as .bad, leaks nothing" 0 \
 		"$work/vg.ignored.fix" -- -i
+	# no treeshare_state and priority_last_decay_ran corrupt (issue 22)
+	cp "$work/classic.no_state.corrupt.fix" "$work/vg.no_state.fix"
+	vg "memcheck: no treeshare_state, a damaged priority_last_decay_ran: the refused start leaks nothing" 2 \
+		"$work/vg.no_state.fix"
+	cp "$work/vg.no_state.fix" "$work/vg.no_state_i.fix"
+	vg "memcheck: the same with -i leaks nothing" 0 \
+		"$work/vg.no_state_i.fix" -- -i
 	# A failed commit: the one of fini() at a restart after cycle 3
 	# (the harness waits for no cycle there).  Nothing ended since cycle
 	# 3 in pbs_windows: nothing lost.  In jobend suzy's job ended in that
