@@ -8,7 +8,8 @@ Every key, option and subcommand is read from the code that accepts it
 getopt table, node_power's subcommand table) and must have an entry of its
 own in its man page: a tag line (the line after .TP, or a .B/.IP line)
 naming it in bold.  A key added to the code without its man page entry
-fails here.
+fails here.  And priority_treeshare(5) and fairshare-algorithms(7) must
+state multifactor's DEPTH_OBLIVIOUS defect alike (issue 22).
 """
 import glob
 import re
