@@ -12,6 +12,7 @@
 #     each user's RawUsage is its job's TotalCPU (sacct) within 1 s + 2 %,
 #     bob's a small fraction of cathy's (dedicated usage would give both
 #     the same: 2 CPUs x the same seconds);
+#     sshare-ext says so (--json usage_metric, -g's usage line);
 #  3. nothing is charged twice: RawUsage stays put for two more cycles and
 #     across a slurmctld restart;
 #  4. the same as 2 with usage_window=1h (scontrol reconfigure), for suzy
@@ -163,6 +164,16 @@ if awk -v b="$ub" -v c="$uc" -v s="$CONS_SECS" 'BEGIN {
 else
 	not_ok "$P: the sleeping job's charge is a small fraction of the burning job's" \
 		"bob $ub, cathy $uc (the burner needs 5 CPU-seconds at least)"
+fi
+
+# sshare-ext shows the metric (JSON) and marks the usage as consumed (-g).
+ext=$TS_TOP/build/bin/sshare-ext
+if "$ext" --json 2>&1 | grep -qF '"usage_metric": "consumed"' &&
+   "$ext" -g cathy 2>&1 | grep -qE "^usage[[:space:]]+: $uc \(RawUsage, consumed CPU-seconds\)$"; then
+	ok "$P: sshare-ext shows usage_metric consumed (--json) and cathy's usage as consumed CPU-seconds (-g)"
+else
+	not_ok "$P: sshare-ext shows usage_metric consumed (--json) and cathy's usage as consumed CPU-seconds (-g)" \
+		"$("$ext" --json 2>&1 | grep -F usage_metric)" "$("$ext" -g cathy 2>&1 | grep -F usage)"
 fi
 
 # 3. Charged once: two more cycles, then a restart and a cycle.
