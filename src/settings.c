@@ -163,6 +163,26 @@ static int set_formula(struct ctx *c)
 	return TS_OK;
 }
 
+/* usage_metric's words; RET 0, or -1 for another. */
+static int metric_word(const char *v, bool *consumed)
+{
+	if (!strcasecmp(v, "dedicated"))
+		*consumed = false;
+	else if (!strcasecmp(v, "consumed"))
+		*consumed = true;
+	else
+		return -1;
+	return 0;
+}
+
+static int set_usage_metric(struct ctx *c)
+{
+	if (metric_word(c->p->value, &c->s->consumed))
+		return bad_value(c, TS_EINVAL,
+				 "expected dedicated or consumed");
+	return TS_OK;
+}
+
 static const struct key {
 	const char *name;
 	enum ts_settings_key bit;
@@ -175,6 +195,7 @@ static const struct key {
 	{ "fs_targets", TS_SET_FS_TARGETS, set_fs_targets },
 	{ "fs_policy", TS_SET_FS_POLICY, set_fs_policy },
 	{ "formula", TS_SET_FORMULA, set_formula },
+	{ "usage_metric", TS_SET_USAGE_METRIC, set_usage_metric },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -241,7 +262,7 @@ int ts_settings_parse(const char *text, const struct ts_formula_vars *vars,
 			rc = ts_error_set(
 				err, TS_EKEY, c.p->key_col,
 				TS_QUOTE_FMT
-				" (column %ld): unknown key; known keys are fairshare, usage_window, usage_depth, usage_decay, fs_targets, fs_policy and formula",
+				" (column %ld): unknown key; known keys are fairshare, usage_window, usage_depth, usage_decay, fs_targets, fs_policy, formula and usage_metric",
 				TS_QUOTE(c.p->key), c.p->key_col);
 		} else if (!c.p->value[0]) {
 			rc = bad_value(&c, TS_EINVAL, "empty value");
@@ -286,6 +307,22 @@ int ts_settings_check_flags(const struct ts_settings *s, bool fair_tree,
 		err, TS_EINVAL, -1,
 		"fairshare=%s contradicts PriorityFlags=%s: remove one of them",
 		algo_names[s->fairshare], flag);
+}
+
+bool ts_settings_consumed(const char *text)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_params list;
+	const struct ts_param *p;
+	bool consumed = false;
+
+	if (ts_params_parse(text, &list, &err))
+		return false;
+	p = ts_params_find(&list, "usage_metric");
+	if (p && metric_word(p->value, &consumed))
+		consumed = false;
+	ts_params_free(&list);
+	return consumed;
 }
 
 enum ts_fs_algo ts_settings_algo(const struct ts_settings *s, bool fair_tree,
@@ -372,6 +409,10 @@ int ts_settings_render(const struct ts_settings *s, char *buf, size_t size)
 		at = tail(&o, &room);
 		o.len += (size_t)ts_formula_print(s->formula, at, room);
 		append_text(&o, "\"");
+	}
+	if (s->given & TS_SET_USAGE_METRIC) {
+		put_key(&o, "usage_metric");
+		append_text(&o, s->consumed ? "consumed" : "dedicated");
 	}
 	return (int)o.len;
 }

@@ -11,6 +11,7 @@
  *   fs_targets=PATH          absolute path
  *   fs_policy=difference|ratio   default difference   needs fs_targets
  *   formula=EXPR             compiled with the caller's variables
+ *   usage_metric=dedicated|consumed   default dedicated (issue 20)
  *
  * Names (keys and the words of fairshare= and fs_policy=) are matched
  * without regard to case.  Every error names the key, the bad value and
@@ -44,6 +45,7 @@ enum ts_settings_key {
 	TS_SET_FS_TARGETS = 1u << 4,
 	TS_SET_FS_POLICY = 1u << 5,
 	TS_SET_FORMULA = 1u << 6,
+	TS_SET_USAGE_METRIC = 1u << 7,
 };
 
 struct ts_settings {
@@ -56,6 +58,7 @@ struct ts_settings {
 	bool fs_ratio;		    /* fs_policy=ratio (Maui's '%') */
 	char *formula_text;	    /* as written, or NULL */
 	struct ts_formula *formula; /* compiled formula_text, or NULL */
+	bool consumed; /* usage_metric=consumed: CPU time used, not held */
 };
 
 /* ts_settings_init() - the defaults: no key given. */
@@ -95,6 +98,14 @@ int ts_settings_check_flags(const struct ts_settings *s, bool fair_tree,
 			    bool depth_oblivious, struct ts_error *err);
 
 /*
+ * ts_settings_consumed() - does text (PriorityParameters) say
+ * usage_metric=consumed?  For a reader that needs only this key
+ * (sshare-ext) and has no formula variables: the other keys are not
+ * checked; false when the list does not parse.
+ */
+bool ts_settings_consumed(const char *text);
+
+/*
  * ts_settings_algo() - the fair-share algorithm in force: fairshare= if
  * given, else DEPTH_OBLIVIOUS, classic (no FAIR_TREE bit) or Fair Tree.
  */
@@ -105,7 +116,8 @@ enum ts_fs_algo ts_settings_algo(const struct ts_settings *s, bool fair_tree,
  * ts_settings_render() - s as one canonical PriorityParameters string for
  * logs and "scontrol show config": the keys given, in the order of the
  * table above, lower case, durations as [D-]HH:MM:SS, numbers shortest,
- * the formula in canonical form (ts_formula_print()) in double quotes;
+ * the formula in canonical form (ts_formula_print()) in double quotes,
+ * usage_metric last;
  * usage_depth and usage_decay are shown whenever usage_window is, and
  * fs_policy whenever fs_targets is, with their defaults if not given.
  * No key given renders "".  ts_settings_parse() reads the result back to

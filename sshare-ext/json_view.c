@@ -145,6 +145,8 @@ void json_view(FILE *f, const struct share_set *s)
 	fprintf(f, ",\n  \"algorithm\": \"%s\",\n", cli_algo_name(s->algo));
 	fprintf(f, "  \"fairshare_rule\": \"%s\",\n", rules[s->fs_rule]);
 	fprintf(f, "  \"damp\": %.17g,\n", s->damp);
+	fprintf(f, "  \"usage_metric\": \"%s\",\n",
+		s->consumed ? "consumed" : "dedicated");
 	fputs("  \"associations\": [", f);
 	for (i = 0; i < s->n; i++) {
 		struct share_row tmp;

@@ -87,7 +87,8 @@ static void entity(FILE *f, const struct share_set *s, long i)
 		fprintf(f, "Shares\t\t\t\t\t: %u\n", t->shares[i]);
 	fprintf(f, "Percentage\t\t\t\t: %f%%\n", e->perc[i] * 100.0);
 	fprintf(f, "fairshare_tree_usage\t: %f\n", e->tree_usage[i]);
-	fprintf(f, "usage\t\t\t\t\t: %.0Lf (RawUsage)\n", t->usage[i]);
+	fprintf(f, "usage\t\t\t\t\t: %.0Lf (RawUsage%s)\n", t->usage[i],
+		s->consumed ? ", consumed CPU-seconds" : "");
 	ratio(r, sizeof(r), t->usage[i], e->perc[i]);
 	fprintf(f, "usage/perc\t\t\t\t: %s\n", r);
 	fprintf(f, "Path from root: \n");

@@ -84,7 +84,8 @@ struct share_set {
 	enum share_fs_rule fs_rule; /* the FairShare column */
 	double damp;		    /* FairShareDampeningFactor */
 	enum ts_fs_algo algo;	    /* the algorithm the rows reflect */
-	const char *source;	    /* "controller" or the input file */
+	int consumed; /* online: usage_metric=consumed (RawUsage is CPU time) */
+	const char *source; /* "controller" or the input file */
 
 	/* The whole tree (all users) and each algorithm's results. */
 	struct ts_tree tree;

@@ -29,6 +29,7 @@
 #include "plugins/slurm_compat.h"
 
 #include "extended.h"
+#include "settings.h"
 #include "shares_rpc.h"
 
 /* libslurm exports log_init() under this name only. */
@@ -96,6 +97,7 @@ static int load_conf(struct share_set *s, char *msg, size_t len)
 		return -1;
 	}
 	s->damp = conf->fs_dampening_factor ? conf->fs_dampening_factor : 1;
+	s->consumed = ts_settings_consumed(conf->priority_params);
 	if (conf->priority_flags & PRIORITY_FLAGS_FAIR_TREE) {
 		s->fs_rule = FS_RULE_FAIR_TREE;
 		s->algo = TS_FS_FAIR_TREE;

@@ -13,6 +13,7 @@
 
 #include "assoc_tree.h"
 #include "checkpoint.h"
+#include "consumed_usage.h"
 #include "cycle.h"
 #include "fs_cache.h"
 #include "job_prio.h"
@@ -80,7 +81,8 @@ static bool charge_job(const struct priority_conf *c, job_record_t *job,
 	if (((c->flags & PRIORITY_FLAGS_CALCULATE_RUNNING) ||
 	     !IS_JOB_PENDING(job)) &&
 	    !IS_JOB_POWER_UP_NODE(job) && job->start_time && job->assoc_ptr)
-		return usage_charge_job(job, from, to, false, decay, windows);
+		return usage_charge_job(job, from, to, false, decay, windows,
+					c->settings.consumed);
 	return true;
 }
 
@@ -306,11 +308,15 @@ static void run_cycle(const struct priority_conf *c, time_t start)
 		unlock_slurmctld(job_write);
 	}
 
+	if (!fair_tree && c->settings.consumed)
+		consumed_usage_charge(ran, start, decay, windows);
 	if (fair_tree) {
 		lock_slurmctld(job_write);
 		job_pass(PASS_CHARGE, c, ran, start, decay);
 		set_last_ran(start);
 		unlock_slurmctld(job_write);
+		if (c->settings.consumed)
+			consumed_usage_charge(ran, start, decay, windows);
 		if (windows)
 			usage_windows_roll(start);
 

@@ -11,6 +11,8 @@
 
 #include "priority_conf.h"
 
+#include "consumed_usage.h"
+
 /*
  * current: the configuration in force; its ->older chain holds every
  * earlier one.  Written under conf_mutex (installs are rare), read with
@@ -147,6 +149,13 @@ static int read_params(struct priority_conf *c, bool in_ctld, char **msg)
 			      &err) ||
 	    ts_settings_check_flags(&c->settings, ft, dob, &err)) {
 		*msg = xstrdup(err.msg);
+		ts_settings_free(&c->settings);
+		return -1;
+	}
+	if (c->settings.consumed && consumed_usage_gather_none()) {
+		/* clang-format off */
+		*msg = xstrdup("usage_metric=consumed needs JobAcctGatherType=jobacct_gather/linux or jobacct_gather/cgroup: with jobacct_gather/none no step's CPU time is recorded");
+		/* clang-format on */
 		ts_settings_free(&c->settings);
 		return -1;
 	}

@@ -426,6 +426,7 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	cycle_usage_clock(&ran, &decay);
 	assoc_mgr_lock(&locks);
 	(void)usage_charge_job(job_ptr, ran, time(NULL), true, decay,
-			       c && cycle_windows(c));
+			       c && cycle_windows(c),
+			       c && c->settings.consumed);
 	assoc_mgr_unlock(&locks);
 }

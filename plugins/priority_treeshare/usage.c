@@ -255,7 +255,7 @@ static bool charge_windows(job_record_t *job, double used, time_t from,
 }
 
 bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
-		      double decay, bool windows)
+		      double decay, bool windows, bool consumed)
 {
 	int i, n = tres_count();
 	uint64_t tres_secs[n > 0 ? n : 1];
@@ -358,9 +358,13 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 	/* The association and every ancestor: the root's total is what
 	 * usage is normalised against.  With usage windows, fair-share
 	 * usage goes to the windows instead, undecayed (to usage_raw if
-	 * a reconfigure stopped them meanwhile). */
-	raw = !windows ||
-	      !charge_windows(job, used_nodecay, from, from + (time_t)run);
+	 * a reconfigure stopped them meanwhile).  Consumed usage comes
+	 * when the job has ended, not here. */
+	if (consumed)
+		raw = false;
+	else
+		raw = !windows || !charge_windows(job, used_nodecay, from,
+						  from + (time_t)run);
 	for (assoc = job->assoc_ptr; assoc;
 	     assoc = assoc->usage->parent_assoc_ptr) {
 		assoc->usage->grp_used_wall += wall_decay;

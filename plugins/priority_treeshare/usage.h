@@ -55,11 +55,14 @@ void usage_reset(void);
  * windows: usage_window= is in force; the association chain's fair-share
  * usage (undecayed billable TRES-seconds times UsageFactor) goes to the
  * usage windows (usage_windows.h) instead of usage_raw; everything else
- * is charged as without.
+ * is charged as without.  consumed: usage_metric=consumed, the association
+ * chain gets no fair-share usage (neither usage_raw nor windows; the
+ * job's CPU time comes from consumed_usage.h once it has ended); limits'
+ * and QOS usage are charged as without.
  * RET false when the job's end was already charged (nothing done).
  */
 bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
-		      double decay, bool windows);
+		      double decay, bool windows, bool consumed);
 
 /*
  * usage_give_back_run_secs() - at start and after an association reload,

@@ -237,7 +237,48 @@ START_TEST(settings_unknown_key_is_named_with_the_known_ones)
 	ck_assert_str_eq(err.msg,
 			 "fair_share (column 16): unknown key; known keys are "
 			 "fairshare, usage_window, usage_depth, usage_decay, "
-			 "fs_targets, fs_policy and formula");
+			 "fs_targets, fs_policy, formula and usage_metric");
+}
+END_TEST
+
+START_TEST(settings_usage_metric_is_dedicated_unless_consumed)
+{
+	struct ts_settings s;
+	struct ts_error err = TS_ERROR_INIT;
+	char buf[128];
+
+	ck_assert_int_eq(ts_settings_parse("", &vars, NULL, &s, &err), TS_OK);
+	ck_assert(!s.consumed);
+	ts_settings_free(&s);
+	ck_assert_int_eq(ts_settings_parse("usage_metric=Consumed", &vars, NULL,
+					   &s, &err),
+			 TS_OK);
+	ck_assert(s.consumed);
+	ts_settings_render(&s, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "usage_metric=consumed");
+	ts_settings_free(&s);
+	ck_assert_int_eq(
+		ts_settings_parse("usage_window=1h,usage_metric=dedicated",
+				  &vars, NULL, &s, &err),
+		TS_OK);
+	ck_assert(!s.consumed);
+	ts_settings_render(&s, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "usage_window=01:00:00,usage_depth=8,"
+			      "usage_decay=1,usage_metric=dedicated");
+	ts_settings_free(&s);
+	ck_assert_int_eq(ts_settings_parse("fairshare=pbs,usage_metric=cpu",
+					   &vars, NULL, &s, &err),
+			 TS_EINVAL);
+	ck_assert_int_eq(err.index, 28);
+	ck_assert_str_eq(err.msg, "usage_metric=cpu (column 28): expected "
+				  "dedicated or consumed");
+	/* The reader of this key alone (sshare-ext). */
+	ck_assert(
+		ts_settings_consumed("formula='x + y',USAGE_METRIC=consumed"));
+	ck_assert(!ts_settings_consumed("usage_metric=dedicated"));
+	ck_assert(!ts_settings_consumed("usage_metric=cpu"));
+	ck_assert(!ts_settings_consumed(NULL));
+	ck_assert(!ts_settings_consumed("usage_metric=\"consumed"));
 }
 END_TEST
 
@@ -485,6 +526,7 @@ Suite *suite_settings(void)
 	tcase_add_test(
 		tc, settings_report_each_bad_value_with_key_value_and_column);
 	tcase_add_test(tc, settings_unknown_key_is_named_with_the_known_ones);
+	tcase_add_test(tc, settings_usage_metric_is_dedicated_unless_consumed);
 	tcase_add_test(tc, settings_syntax_errors_of_the_list_come_through);
 	tcase_add_test(tc, settings_window_and_policy_keys_need_their_partner);
 	tcase_add_test(tc, settings_formula_error_gives_the_formula_column);

@@ -1,0 +1,216 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# scenario-consumed.sh TAP_FILE - usage_metric=consumed (issue 20) on a
+# cluster of its own (build/cluster-check-consumed; jobacct_gather/linux
+# needs slurmd started with it, so the shared run cannot be reused):
+#
+#  1. PriorityParameters=usage_metric=consumed with jobacct_gather/none is
+#     refused at start, the log line naming the key and the gatherer;
+#  2. with jobacct_gather/linux, on idle nodes, bob's job sleeps and
+#     cathy's burns both of its CPUs, same allocation (-c 2) and length:
+#     while they run neither is charged; once slurmdbd holds their end,
+#     each user's RawUsage is its job's TotalCPU (sacct) within 1 s + 2 %,
+#     bob's a small fraction of cathy's (dedicated usage would give both
+#     the same: 2 CPUs x the same seconds);
+#     sshare-ext says so (--json usage_metric, -g's usage line);
+#  3. nothing is charged twice: RawUsage stays put for two more cycles and
+#     across a slurmctld restart;
+#  4. the same as 2 with usage_window=1h (scontrol reconfigure), for suzy
+#     and scott.
+# PriorityDecayHalfLife=0 keeps usage undecayed so that it can be compared
+# with TotalCPU to the second.  Appends TAP lines to TAP_FILE.
+set -u -o pipefail
+
+TAP_FILE=$(readlink -f "${1:?usage: scenario-consumed.sh TAP_FILE}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+P=consumed
+TS_CHECK_DIR_PREFIX=${TS_CHECK_DIR_PREFIX:-$(cd "$HERE/../.." && pwd)/build/cluster-check-}
+mkdir -p "$(dirname "$TS_CHECK_DIR_PREFIX$P")"
+TS_CLUSTER_DIR=$(readlink -f "$TS_CHECK_DIR_PREFIX$P")
+export TS_CLUSTER_DIR TS_CLUSTER_LOCK_HOLDER=$TS_CLUSTER_DIR
+# shellcheck source=lib.sh
+. "$HERE/lib.sh"
+
+CONS_SECS=80 # each job's run: a decay cycle (1 min) falls inside
+CONS_LOG=$TS_CLUSTER_DIR/log/slurmctld.log
+UP_LOG=$(dirname "$TAP_FILE")/cluster-$P.up.log
+EXTRA=$(dirname "$TAP_FILE")/cluster-$P.conf
+
+exec 9>>"$TS_CLUSTER_DIR.lock"
+if ! flock -n 9; then
+	not_ok "$P: scenario-consumed.sh gets $TS_CLUSTER_DIR to itself" \
+		"in use by $(cat "$TS_CLUSTER_DIR.lock")"
+	exit 1
+fi
+echo "scenario-consumed.sh pid $$ since $(date '+%F %T')" >"$TS_CLUSTER_DIR.lock"
+trap '"$TS_CLUSTER" down >/dev/null 2>&1' EXIT
+trap 'exit 130' INT TERM
+
+# cons_totalcpu JOBID - sacct's TotalCPU of the job (its steps' sum) in
+# seconds; sacct prints [D-][HH:]MM:SS[.mmm].
+cons_totalcpu()
+{
+	sacct -n -P -j "$1" -o totalcpu | head -n 1 | awk '{
+		d = 0; t = $1
+		if (t ~ /-/) { split(t, p, "-"); d = p[1]; t = p[2] }
+		n = split(t, f, ":"); s = 0
+		for (i = 1; i <= n; i++) s = s * 60 + f[i]
+		printf "%.3f\n", d * 86400 + s }'
+}
+
+# cons_usage USER - the user's RawUsage in sshare.
+cons_usage()
+{
+	sshare -n -P -u "$1" -o user,rawusage |
+		awk -F'|' -v u="$1" '$1 == u { print $2; exit }'
+}
+
+# cons_charged USER - USER's RawUsage is above 0.
+cons_charged()
+{
+	[ "$(cons_usage "$1")" -gt 0 ] 2>/dev/null
+}
+
+# cons_sleep USER, cons_burn USER - the pair of jobs, 2 CPUs each for
+# CONS_SECS; prints the job id.
+cons_sleep()
+{
+	ts_submit "$1" -p lab -c 2 -t 5 --wrap "sleep $CONS_SECS"
+}
+
+cons_burn()
+{
+	ts_submit "$1" -p lab -c 2 -t 5 --wrap \
+		"timeout $CONS_SECS sh -c 'while :; do :; done' & timeout $CONS_SECS sh -c 'while :; do :; done' & wait"
+}
+
+# cons_close USAGE TOTALCPU - RawUsage (truncated) is TotalCPU within
+# 1 s + 2 %.
+cons_close()
+{
+	awk -v u="$1" -v t="$2" 'BEGIN { d = u - t; if (d < 0) d = -d
+		exit !(t != "" && u != "" && d <= 1 + 0.02 * t) }'
+}
+
+cons_jobs_done()
+{
+	local j
+	for j in "$@"; do
+		case $(sacct -n -P -X -j "$j" -o state | head -n 1) in
+		COMPLETED*) ;;
+		*) return 1 ;;
+		esac
+	done
+}
+
+# 1. Refused with jobacct_gather/none (the lab's default).
+printf 'PriorityParameters=usage_metric=consumed\nPriorityDecayHalfLife=0\n' >"$EXTRA"
+t0=$(date +%s)
+up_rc=0
+"$TS_CLUSTER" up --plugin priority/treeshare --nodes 2 --conf-extra "$EXTRA" \
+	>"$UP_LOG" 2>&1 || up_rc=$?
+want="usage_metric=consumed needs JobAcctGatherType=jobacct_gather/linux or jobacct_gather/cgroup"
+if grep -qF -- "$want" "$CONS_LOG" 2>/dev/null && [ "$up_rc" != 0 ]; then
+	ok "$P: usage_metric=consumed with jobacct_gather/none stops slurmctld with a line naming both"
+else
+	not_ok "$P: usage_metric=consumed with jobacct_gather/none stops slurmctld with a line naming both" \
+		"$(grep -F usage_metric "$CONS_LOG" 2>/dev/null | tail -n 3)" "$(tail -n 5 "$UP_LOG")"
+fi
+"$TS_CLUSTER" down >/dev/null 2>&1
+
+# 2. Sleep against burn (on this shared 2-core machine the burner gets
+# what CPU it can: its TotalCPU, not 2 x CONS_SECS, is the reference).
+printf 'PriorityParameters=usage_metric=consumed\nPriorityDecayHalfLife=0\nJobAcctGatherType=jobacct_gather/linux\nJobAcctGatherFrequency=10\n' >"$EXTRA"
+if ! "$TS_CLUSTER" up --plugin priority/treeshare --nodes 2 --conf-extra "$EXTRA" \
+	>"$UP_LOG" 2>&1; then
+	not_ok "$P: cluster up with jobacct_gather/linux and usage_metric=consumed" \
+		"$(tail -n 20 "$UP_LOG")"
+	exit 1
+fi
+ok "$P: cluster up with jobacct_gather/linux and usage_metric=consumed ($(($(date +%s) - t0))s)"
+ts_tree_load "$TS_TOP/testsuite/trees/seed000.tree" || {
+	not_ok "$P: seed 000 tree loaded"
+	exit 1
+}
+mkdir -p "$TS_CLUSTER_DIR/jobs"
+sleeper=$(cons_sleep bob)
+burner=$(cons_burn cathy)
+wait_for 60 "both jobs to run" ts_jobs_running "$sleeper" "$burner" || true
+n0=$(grep -c 'state committed' "$CONS_LOG")
+wait_for 75 "a decay cycle while both jobs run" \
+	sh -c "[ \$(grep -c 'state committed' '$CONS_LOG') -gt $n0 ]" || true
+ts_jobs_running "$sleeper" "$burner" || diag "$P: a job ended before the cycle"
+run_b=$(cons_usage bob) run_c=$(cons_usage cathy)
+if [ "$run_b" = 0 ] && [ "$run_c" = 0 ]; then
+	ok "$P: running jobs are charged no fair-share usage (RawUsage bob $run_b, cathy $run_c)"
+else
+	not_ok "$P: running jobs are charged no fair-share usage" "bob $run_b, cathy $run_c"
+fi
+wait_for 90 "both jobs to complete in sacct" cons_jobs_done "$sleeper" "$burner" || true
+tb=$(cons_totalcpu "$sleeper") tc=$(cons_totalcpu "$burner")
+# The lag (60 s) and one cycle (60 s) after the end, plus slack.
+wait_for 200 "cathy's consumed usage to be charged" cons_charged cathy || true
+ub=$(cons_usage bob) uc=$(cons_usage cathy)
+diag "$P: sleeping job $sleeper: TotalCPU ${tb}s, bob's RawUsage $ub; burning job $burner: TotalCPU ${tc}s, cathy's RawUsage $uc"
+if cons_close "$uc" "$tc" && cons_close "$ub" "$tb"; then
+	ok "$P: each user's RawUsage is its job's TotalCPU (bob $ub vs ${tb}s, cathy $uc vs ${tc}s)"
+else
+	not_ok "$P: each user's RawUsage is its job's TotalCPU" \
+		"bob $ub vs ${tb}s, cathy $uc vs ${tc}s"
+fi
+if awk -v b="$ub" -v c="$uc" -v s="$CONS_SECS" 'BEGIN {
+	exit !(c >= 5 && b <= 0.1 * c) }'; then
+	ok "$P: the sleeping job's charge is a small fraction of the burning job's ($ub vs $uc)"
+else
+	not_ok "$P: the sleeping job's charge is a small fraction of the burning job's" \
+		"bob $ub, cathy $uc (the burner needs 5 CPU-seconds at least)"
+fi
+
+# sshare-ext shows the metric (JSON) and marks the usage as consumed (-g).
+ext=$TS_TOP/build/bin/sshare-ext
+if "$ext" --json 2>&1 | grep -qF '"usage_metric": "consumed"' &&
+   "$ext" -g cathy 2>&1 | grep -qE "^usage[[:space:]]+: $uc \(RawUsage, consumed CPU-seconds\)$"; then
+	ok "$P: sshare-ext shows usage_metric consumed (--json) and cathy's usage as consumed CPU-seconds (-g)"
+else
+	not_ok "$P: sshare-ext shows usage_metric consumed (--json) and cathy's usage as consumed CPU-seconds (-g)" \
+		"$("$ext" --json 2>&1 | grep -F usage_metric)" "$("$ext" -g cathy 2>&1 | grep -F usage)"
+fi
+
+# 3. Charged once: two more cycles, then a restart and a cycle.
+n0=$(grep -c 'consumed usage of' "$CONS_LOG")
+wait_for 150 "two more decay cycles" \
+	sh -c "[ \$(grep -c 'consumed usage of' '$CONS_LOG') -ge $((n0 + 2)) ]" || true
+"$TS_CLUSTER" restart slurmctld >/dev/null 2>&1
+n0=$(grep -c 'consumed usage of' "$CONS_LOG")
+wait_for 150 "a decay cycle after the restart" \
+	sh -c "[ \$(grep -c 'consumed usage of' '$CONS_LOG') -ge $((n0 + 1)) ]" || true
+ub2=$(cons_usage bob) uc2=$(cons_usage cathy)
+if [ "$ub2" = "$ub" ] && [ "$uc2" = "$uc" ] && [ -n "$uc" ]; then
+	ok "$P: nothing is charged twice: RawUsage unchanged after two cycles and a restart (bob $ub2, cathy $uc2)"
+else
+	not_ok "$P: nothing is charged twice: RawUsage unchanged after two cycles and a restart" \
+		"bob $ub -> $ub2, cathy $uc -> $uc2"
+fi
+# 4. The same with usage windows (usage_window=1h, usage_decay 1: RawUsage
+# is the windows' sum), for suzy (sleeps) and scott (burns).
+"$TS_CLUSTER" conf "PriorityParameters=usage_metric=consumed,usage_window=1h" &&
+	scontrol reconfigure >/dev/null 2>&1
+wait_for 90 "slurmctld to take usage_window=1h" \
+	grep -qF "in force: usage_window=01:00:00,usage_depth=8,usage_decay=1,usage_metric=consumed" "$CONS_LOG" || true
+sleeper=$(cons_sleep suzy)
+burner=$(cons_burn scott)
+wait_for 60 "both jobs to run" ts_jobs_running "$sleeper" "$burner" || true
+wait_for 150 "both jobs to complete in sacct" cons_jobs_done "$sleeper" "$burner" || true
+tb=$(cons_totalcpu "$sleeper") tc=$(cons_totalcpu "$burner")
+wait_for 200 "scott's consumed usage to be charged" cons_charged scott || true
+ub=$(cons_usage suzy) uc=$(cons_usage scott)
+diag "$P: usage windows: sleeping job $sleeper: TotalCPU ${tb}s, suzy's RawUsage $ub; burning job $burner: TotalCPU ${tc}s, scott's RawUsage $uc"
+if cons_close "$uc" "$tc" && cons_close "$ub" "$tb" &&
+   awk -v b="$ub" -v c="$uc" 'BEGIN { exit !(c >= 5 && b <= 0.1 * c) }'; then
+	ok "$P: with usage windows too, RawUsage is TotalCPU (suzy $ub vs ${tb}s, scott $uc vs ${tc}s)"
+else
+	not_ok "$P: with usage windows too, RawUsage is TotalCPU" \
+		"suzy $ub vs ${tb}s, scott $uc vs ${tc}s"
+fi
+"$TS_CLUSTER" down >/dev/null 2>&1
+[ "${TAP_FAILED:-0}" -eq 0 ]
