@@ -32,6 +32,7 @@
 #include "fake_clock.h"
 #include "fixture.h"
 #include "gen.h"
+#include "lock_hold.h"
 #include "rng.h"
 #include "setup.h"
 
@@ -65,6 +66,7 @@ struct result {
 	double cycle_ms[MAX_REPS];
 	double set_ms[MAX_REPS];
 	long hwm_kb;
+	struct th_holds holds;		 /* write locks in the timed cycles */
 	int counted;			 /* ir[] holds a callgrind run's */
 	unsigned long long ir[N_PHASES]; /* 0: not measured */
 };
@@ -353,6 +355,8 @@ static void measure(const char *plugin, const struct bench_opts *o,
 		return;
 	for (k = 1; k <= o->reps + 1; k++) {
 		if (k > 1) {
+			if (k == 2) /* from here on */
+				th_hold_take_stats(&res->holds);
 			th_clock_advance(
 				(time_t)slurm_conf.priority_calc_period);
 			th_gate_allow((unsigned)k);
@@ -366,6 +370,7 @@ static void measure(const char *plugin, const struct bench_opts *o,
 		if (k > 1)
 			res->cycle_ms[k - 2] = (double)ns / 1e6;
 	}
+	th_hold_take_stats(&res->holds);
 	for (k = 0; k < o->reps; k++)
 		res->set_ms[k] = set_pass_ms();
 	res->hwm_kb = vm_kb("VmHWM");
@@ -618,6 +623,21 @@ static double median(const double *v, int n)
 	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
 }
 
+/* Write-lock holds per cycle: what RPCs to slurmctld wait for. */
+static void print_holds(const struct result *r, int reps)
+{
+	const char *name[TH_HOLD_LOCKS] = { "job", "assoc" };
+	int l;
+
+	printf("    per cycle, write lock held:");
+	for (l = 0; l < TH_HOLD_LOCKS; l++)
+		printf("%s %s %.1f times, %.2f ms in all, longest %.2f ms",
+		       l ? ";" : "", name[l], (double)r->holds.n[l] / reps,
+		       (double)r->holds.total_ns[l] / reps / 1e6,
+		       (double)r->holds.longest_ns[l] / 1e6);
+	printf("\n");
+}
+
 static void print_spread(const char *plugin, const struct result *r, int n)
 {
 	int k;
@@ -629,6 +649,7 @@ static void print_spread(const char *plugin, const struct result *r, int n)
 	for (k = 0; k < n; k++)
 		printf(" %.1f", r->set_ms[k]);
 	printf("; peak RSS %.1f MB\n", (double)r->hwm_kb / 1024);
+	print_holds(r, n);
 }
 
 static double ratio(unsigned long long got, unsigned long long ref)
