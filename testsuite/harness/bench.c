@@ -1028,9 +1028,13 @@ int th_bench_main(int argc, char **argv)
 	       o.n_plugins > 2 ? " and floor " : "",
 	       o.n_plugins > 2 ? o.plugins[2] : "", GOAL_RATIO,
 	       GOAL_COMMIT * 100, (GOAL_RSS - 1) * 100);
-	printf("PluginDir %s; %ld CPUs online; times: medians of %d; "
-	       "callgrind dumps in %s\n",
-	       o.plugin_dir, sysconf(_SC_NPROCESSORS_ONLN), o.reps, o.cg_dir);
+	printf("PluginDir %s; %ld CPUs online", o.plugin_dir,
+	       sysconf(_SC_NPROCESSORS_ONLN));
+	if (!o.no_time)
+		printf("; times: medians of %d", o.reps);
+	if (!o.no_count)
+		printf("; callgrind dumps in %s", o.cg_dir);
+	printf("\n");
 	for (s = 0; s < o.n_scales; s++)
 		for (a = 0; a < o.n_algos; a++)
 			missed += bench_one(o.algos[a], o.scales[s], &o, out);
