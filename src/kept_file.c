@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "atomic_file.h"
 #include "kept_file.h"
@@ -97,7 +98,35 @@ int ts_kept_file_load(const char *path, const struct ts_kept_file *how,
 	return rc;
 }
 
-/* atomic_file's worth_keeping(): the current copy passes complete(). */
+static void identify(const struct stat *sb, struct ts_kept_written *w)
+{
+	w->valid = 1;
+	w->dev = (uint64_t)sb->st_dev;
+	w->ino = (uint64_t)sb->st_ino;
+	w->size = (uint64_t)sb->st_size;
+	w->mtime_ns =
+		(int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
+	w->ctime_ns =
+		(int64_t)sb->st_ctim.tv_sec * 1000000000 + sb->st_ctim.tv_nsec;
+}
+
+/* Is path still the copy the last save wrote, untouched since? */
+static int still_written(const char *path, const struct ts_kept_written *w)
+{
+	struct ts_kept_written now;
+	struct stat sb;
+
+	if (!w || !w->valid || stat(path, &sb) || !S_ISREG(sb.st_mode))
+		return 0;
+	identify(&sb, &now);
+	return now.dev == w->dev && now.ino == w->ino && now.size == w->size &&
+	       now.mtime_ns == w->mtime_ns && now.ctime_ns == w->ctime_ns;
+}
+
+/*
+ * atomic_file's worth_keeping(): the current copy passes complete(), or
+ * is still the one the last save wrote (complete by construction).
+ */
 static int keep_if_complete(const char *path, const void *arg)
 {
 	const struct ts_kept_file *how = arg;
@@ -106,6 +135,8 @@ static int keep_if_complete(const char *path, const void *arg)
 	size_t len;
 	int good;
 
+	if (still_written(path, how->written))
+		return 1;
 	if (ts_whole_file_read(path, how->max_bytes, &buf, &len, &ignored))
 		return 0;
 	good = how->complete(buf, len);
@@ -122,6 +153,14 @@ int ts_kept_file_save(const char *path, const void *image, size_t len,
 		.worth_keeping = keep_if_complete,
 		.arg = how,
 	};
+	struct stat sb;
+	int rc;
 
-	return ts_atomic_file_write(path, image, len, &a, err);
+	rc = ts_atomic_file_write(path, image, len, &a, err);
+	if (how->written) {
+		how->written->valid = 0;
+		if (!rc && !stat(path, &sb))
+			identify(&sb, how->written);
+	}
+	return rc;
 }

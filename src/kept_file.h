@@ -37,9 +37,26 @@
  */
 #define TS_STATE_CLOCK_SKEW 300
 
+/*
+ * The copy a save wrote, as stat() saw it after the rename: while PATH is
+ * still that file, the next save keeps it without reading it again (it
+ * was complete when written and nobody replaced or rewrote it since).
+ */
+struct ts_kept_written {
+	int valid;
+	uint64_t dev, ino, size;
+	int64_t mtime_ns, ctime_ns;
+};
+
 struct ts_kept_file {
 	const char *prev_suffix; /* ".prev", ".old" */
-	size_t max_bytes;	 /* larger files are refused unread */
+	/*
+	 * NULL, or the memo of the last save (one writer at a time, as
+	 * atomic_file's ".new" already requires): spares a whole read and
+	 * check of a large file each save.
+	 */
+	struct ts_kept_written *written;
+	size_t max_bytes; /* larger files are refused unread */
 	/*
 	 * Check and decode a whole file image into out.  On error out
 	 * holds nothing to free and err->msg is the defect alone ("CRC

@@ -4,9 +4,25 @@
  */
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "state_bytes.h"
 
+/*
+ * A little-endian host stores the value as it is, in one move; any other
+ * host writes it byte by byte.  The bytes are the same.
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+void ts_put32(unsigned char *p, uint32_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+void ts_put64(unsigned char *p, uint64_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+#else
 void ts_put32(unsigned char *p, uint32_t v)
 {
 	int i;
@@ -22,6 +38,7 @@ void ts_put64(unsigned char *p, uint64_t v)
 	for (i = 0; i < 8; i++)
 		p[i] = (unsigned char)(v >> (8 * i));
 }
+#endif
 
 uint32_t ts_get32(const unsigned char *p)
 {

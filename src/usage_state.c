@@ -105,6 +105,11 @@ static int sort_set(struct ts_usage_set *set, size_t v, const char *what,
 
 	if (set->n < 2)
 		return TS_OK;
+	/* Strictly increasing already (the usual snapshot): nothing to do. */
+	for (i = 1; i < set->n && set->id[i - 1] < set->id[i]; i++)
+		;
+	if (i == set->n)
+		return TS_OK;
 	o = malloc(set->n * sizeof(*o));
 	id = malloc(set->n * sizeof(*id));
 	val = malloc(set->n * v * sizeof(*val));
@@ -535,8 +540,12 @@ static int state_complete(const void *buf, size_t len)
 	return check_state_image(buf, len, &ignored) == TS_OK;
 }
 
+/* The decay thread is the one writer of the usage state. */
+static struct ts_kept_written written;
+
 static const struct ts_kept_file kept = {
 	.prev_suffix = ".prev",
+	.written = &written,
 	.max_bytes = TS_USAGE_STATE_MAX_BYTES,
 	.decode = decode_state_file,
 	.complete = state_complete,
@@ -547,6 +556,8 @@ int ts_usage_state_load(const char *path, int64_t now, struct ts_usage_state *s,
 {
 	struct ts_kept_file how = kept;
 
+	/* a start (or restart) trusts no earlier save: check the files */
+	written.valid = 0;
 	how.arg = &now;
 	memset(s, 0, sizeof(*s));
 	return ts_kept_file_load(path, &how, s, st, err);

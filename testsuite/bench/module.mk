@@ -1,32 +1,46 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# make bench: Debian's priority/multifactor and priority/treeshare timed
-# side by side by ts-harness on the same generated clusters (100 accounts,
-# 10k users, 100k pending jobs; 1,000, 100k, 1M), classic and Fair Tree,
-# medians of 5, each plugin in its own forked child for its peak RSS.
-# Prints every time, the treeshare/multifactor ratio, peak RSS and PASS or
-# FAIL against the goals (ratio <= 0.33, RSS <= reference + 10%).
-# Not part of make check.  BENCH_ARGS passes options (ts-harness(1)).
-.PHONY: bench
-bench: all
-	$(HARNESS_BIN) bench $(BENCH_ARGS)
-
-# make bench-floor: the same runs with a third plugin in each,
-# priority/touch (testsuite/bench/priority_touch.c), which reads and
-# writes the memory treeshare's passes do and computes nothing: its
-# ratios, printed after treeshare's goal lines, are the least any
-# implementation can reach on this machine.  FAIL lines are findings
-# here, not errors: the target always succeeds.
+# make bench: Debian's priority/multifactor, priority/treeshare and the
+# floor priority/touch (testsuite/bench/priority_touch.c: it reads and
+# writes the memory treeshare's passes do and computes nothing) side by
+# side on the same generated clusters (100 accounts, 10k users, 100k
+# pending jobs; 1,000, 100k, 1M), classic and Fair Tree.  Each plugin is
+# counted under valgrind's callgrind (instructions of init, of the
+# second, steady-state decay cycle, of its state commit and of one
+# priority_g_set() pass over all jobs; the dumps stay in
+# $(BENCH_CG_DIR) for callgrind_annotate), then timed (medians of 5) in
+# its own forked child for its peak RSS.  Prints Ir, ratios to
+# multifactor and to the floor, times and RSS, and PASS or FAIL against
+# the goals (ts-harness(1)).  Not part of make check (bench-guard is).
+# BENCH_ARGS passes options; make bench-floor is the same target.
 BENCH_TOUCH_SO := $(BUILD)/bench/slurm/priority_touch.so
 BENCH_FLOOR_DIRS := $(abspath $(BUILD)/lib/slurm):$(abspath \
 	$(BUILD)/bench/slurm):$(DEB_PLUGINDIR)
+BENCH_CG_DIR := $(BUILD)/bench/callgrind
+BENCH_PLUGINS := priority/multifactor,priority/treeshare,priority/touch
 
 $(BENCH_TOUCH_SO): testsuite/bench/priority_touch.c $(SLURM_SRC)/config.h
 	@mkdir -p $(dir $@)
 	$(CC) $(PT_CFLAGS) $(CFLAGS) -shared -o $@ $<
 
-.PHONY: bench-floor
-bench-floor: all $(BENCH_TOUCH_SO)
-	-$(HARNESS_BIN) bench \
-		-P priority/multifactor,priority/treeshare,priority/touch \
-		-d $(BENCH_FLOOR_DIRS) \
-		$(BENCH_ARGS)
+.PHONY: bench bench-floor
+bench: all $(BENCH_TOUCH_SO)
+	@mkdir -p $(BENCH_CG_DIR)
+	$(HARNESS_BIN) bench -P $(BENCH_PLUGINS) -d $(BENCH_FLOOR_DIRS) \
+		-c $(abspath $(BENCH_CG_DIR)) $(BENCH_ARGS)
+bench-floor: bench
+
+# Stage bench-guard (testsuite/bench/guard.sh): treeshare's instruction
+# ratios to multifactor and to the floor on a small cluster, under
+# callgrind, against this Slurm release's record in
+# testsuite/bench/guard.record; fails when one grows by more than 3%.
+# make bench-guard-record writes this release's ratios into the record.
+CHECK_STAGES += bench-guard
+.PHONY: check-bench-guard bench-guard-record
+check-bench-guard: $(HARNESS_BIN) $(PT_SO) $(BENCH_TOUCH_SO)
+	@mkdir -p $(BUILD)/check
+	@BUILD=$(BUILD) DEB_PLUGINDIR=$(DEB_PLUGINDIR) \
+		bash testsuite/bench/guard.sh $(BUILD)/check/bench-guard.tap
+bench-guard-record: $(HARNESS_BIN) $(PT_SO) $(BENCH_TOUCH_SO)
+	@BUILD=$(BUILD) DEB_PLUGINDIR=$(DEB_PLUGINDIR) \
+		bash testsuite/bench/guard.sh $(BUILD)/check/bench-guard.tap \
+		record

@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <valgrind/callgrind.h>
+
 #include "src/common/read_config.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
@@ -30,6 +32,7 @@
 #include "fake_clock.h"
 #include "fixture.h"
 #include "gen.h"
+#include "lock_hold.h"
 #include "rng.h"
 #include "setup.h"
 
@@ -37,6 +40,7 @@
 #define MAX_PLUGINS 4
 #define GOAL_RATIO  0.33
 #define GOAL_RSS    1.10
+#define GOAL_COMMIT 0.05 /* of a cycle's instructions */
 #define BENCH_SEED  2026
 
 struct scale {
@@ -49,6 +53,12 @@ static const struct scale scales[] = {
 	{ "1M", 1000, 100000, 1000000 },
 };
 
+/* Instructions (callgrind's Ir) of the phases of one counted run. */
+enum phase { PH_INIT, PH_CYCLE, PH_SET, PH_COMMIT, N_PHASES };
+
+static const char *const phase_name[N_PHASES] = { "init", "cycle", "set",
+						  "commit" };
+
 /* What a child sends back through its pipe. */
 struct result {
 	int ok;
@@ -56,6 +66,9 @@ struct result {
 	double cycle_ms[MAX_REPS];
 	double set_ms[MAX_REPS];
 	long hwm_kb;
+	struct th_holds holds;		 /* write locks in the timed cycles */
+	int counted;			 /* ir[] holds a callgrind run's */
+	unsigned long long ir[N_PHASES]; /* 0: not measured */
 };
 
 struct bench_opts {
@@ -69,6 +82,12 @@ struct bench_opts {
 	int reps;
 	unsigned timeout;
 	char *plugin_dir;
+	bool no_time;	  /* -I: instructions only */
+	bool no_count;	  /* -T: times only */
+	int count_fd;	  /* -C FD: the callgrind child of a count */
+	const char *out;  /* -o FILE: one line per figure, for the guard */
+	const char *self; /* this program, for the callgrind child */
+	char *cg_dir;	  /* -c DIR: where the callgrind dumps go */
 };
 
 static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -297,6 +316,34 @@ static double set_pass_ms(void)
 	return (double)(th_clock_mono_ns() - t0) / 1e6;
 }
 
+/*
+ * In a child: plugin loaded, its decay thread started on cycle 1; when
+ * counted, callgrind's counts start from zero just before.  RET 0, or -1
+ * with res->why.
+ */
+static int load(const char *plugin, const struct bench_opts *o,
+		struct th_setup *s, struct result *res, bool counted)
+{
+	/* the previous child's cycles rewrote it */
+	if (th_setup_restore_decay_state(s)) {
+		snprintf(res->why, sizeof(res->why),
+			 "cannot restore %s/priority_last_decay_ran", s->dir);
+		return -1;
+	}
+	th_setup_set_plugin(plugin);
+	th_gate_arm();
+	if (counted) {
+		CALLGRIND_START_INSTRUMENTATION;
+		CALLGRIND_ZERO_STATS;
+	}
+	if (th_release_start() != SLURM_SUCCESS) {
+		snprintf(res->why, sizeof(res->why), "cannot load %s from %s",
+			 plugin, o->plugin_dir);
+		return -1;
+	}
+	return 0;
+}
+
 /* In the child: load plugin, time cycles and priority_g_set() passes. */
 static void measure(const char *plugin, const struct bench_opts *o,
 		    struct th_setup *s, struct result *res)
@@ -304,21 +351,12 @@ static void measure(const char *plugin, const struct bench_opts *o,
 	long long ns;
 	int k;
 
-	/* the previous child's cycles rewrote it */
-	if (th_setup_restore_decay_state(s)) {
-		snprintf(res->why, sizeof(res->why),
-			 "cannot restore %s/priority_last_decay_ran", s->dir);
+	if (load(plugin, o, s, res, false))
 		return;
-	}
-	th_setup_set_plugin(plugin);
-	th_gate_arm();
-	if (th_release_start() != SLURM_SUCCESS) {
-		snprintf(res->why, sizeof(res->why), "cannot load %s from %s",
-			 plugin, o->plugin_dir);
-		return;
-	}
 	for (k = 1; k <= o->reps + 1; k++) {
 		if (k > 1) {
+			if (k == 2) /* from here on */
+				th_hold_take_stats(&res->holds);
 			th_clock_advance(
 				(time_t)slurm_conf.priority_calc_period);
 			th_gate_allow((unsigned)k);
@@ -332,6 +370,7 @@ static void measure(const char *plugin, const struct bench_opts *o,
 		if (k > 1)
 			res->cycle_ms[k - 2] = (double)ns / 1e6;
 	}
+	th_hold_take_stats(&res->holds);
 	for (k = 0; k < o->reps; k++)
 		res->set_ms[k] = set_pass_ms();
 	res->hwm_kb = vm_kb("VmHWM");
@@ -376,6 +415,198 @@ static void run_child(const char *plugin, const struct bench_opts *o,
 		res->hwm_kb = ru.ru_maxrss;
 }
 
+static const char *short_name(const char *plugin)
+{
+	const char *slash = strrchr(plugin, '/');
+
+	return slash ? slash + 1 : plugin;
+}
+
+/*
+ * The function whose inclusive cost is a plugin's state commit in its
+ * cycle (none known: the commit is not counted apart).  Multifactor's is
+ * static and Debian's library has no symbols for it.
+ */
+static const char *commit_fn(const char *plugin)
+{
+	if (!strcmp(plugin, "priority/treeshare"))
+		return "checkpoint_commit";
+	if (!strcmp(plugin, "priority/touch"))
+		return "write_state_file";
+	return NULL;
+}
+
+/*
+ * From one callgrind dump (written with --compress-strings=no and
+ * --compress-pos=no): its total Ir into *total and, if fn, the inclusive
+ * Ir of fn (its calls from other functions) into *incl.  RET 0 or -1.
+ */
+static int read_dump(const char *path, const char *fn,
+		     unsigned long long *total, unsigned long long *incl)
+{
+	char line[4096], cur[4096] = "", callee[4096] = "";
+	bool cost_next = false, have = false;
+	FILE *f = fopen(path, "r");
+
+	*incl = 0;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (cost_next) {
+			unsigned long long pos, ir;
+
+			cost_next = false;
+			if (fn && !strcmp(callee, fn) && strcmp(cur, fn) &&
+			    sscanf(line, "%llu %llu", &pos, &ir) == 2)
+				*incl += ir;
+		} else if (!strncmp(line, "fn=", 3)) {
+			snprintf(cur, sizeof(cur), "%s", line + 3);
+		} else if (!strncmp(line, "cfn=", 4)) {
+			snprintf(callee, sizeof(callee), "%s", line + 4);
+		} else if (!strncmp(line, "calls=", 6)) {
+			cost_next = true;
+		} else if (!strncmp(line, "totals:", 7) ||
+			   (!have && !strncmp(line, "summary:", 8))) {
+			have = sscanf(strchr(line, ':') + 1, "%llu", total) ==
+			       1;
+		}
+	}
+	fclose(f);
+	return have ? 0 : -1;
+}
+
+/* Dump callgrind's counts since the last zeroing as phase what. */
+static int dump_phase(const char *what, const char *fn, unsigned long long *ir,
+		      unsigned long long *incl)
+{
+	static unsigned dumps;
+	const char *base = getenv("TH_BENCH_CG_FILE");
+	unsigned long long none;
+	char path[4200];
+
+	CALLGRIND_DUMP_STATS_AT(what);
+	snprintf(path, sizeof(path), "%s.%u", base ? base : "", ++dumps);
+	return read_dump(path, fn, ir, incl ? incl : &none);
+}
+
+/*
+ * In the callgrind child: init (the load and the first cycle, which
+ * reads the state), the second (steady-state) cycle, and one
+ * priority_g_set() pass, each cut by zeroing and dumping the counts of
+ * all threads together.
+ */
+static void measure_count(const char *plugin, const struct bench_opts *o,
+			  struct th_setup *s, struct result *res)
+{
+	const char *fn = commit_fn(plugin);
+	long long ns;
+
+	if (load(plugin, o, s, res, true))
+		return;
+	if (!th_gate_wait(1, o->timeout, &ns) ||
+	    dump_phase("init", NULL, &res->ir[PH_INIT], NULL))
+		goto late;
+	CALLGRIND_ZERO_STATS;
+	th_clock_advance((time_t)slurm_conf.priority_calc_period);
+	th_gate_allow(2);
+	if (!th_gate_wait(2, o->timeout, &ns) ||
+	    dump_phase("cycle", fn, &res->ir[PH_CYCLE], &res->ir[PH_COMMIT]))
+		goto late;
+	CALLGRIND_ZERO_STATS;
+	(void)set_pass_ms();
+	if (dump_phase("set", NULL, &res->ir[PH_SET], NULL))
+		goto late;
+	CALLGRIND_STOP_INSTRUMENTATION;
+	res->counted = 1;
+	res->ok = 1;
+	return;
+late:
+	snprintf(res->why, sizeof(res->why),
+		 "a cycle did not end within %u s, or no callgrind dump "
+		 "(TH_BENCH_CG_FILE)",
+		 o->timeout);
+}
+
+/*
+ * In the parent: run this program again under callgrind for plugin's
+ * counts on the same cluster (built again from the same seed), its
+ * figures back through a pipe.  The dumps stay in o->cg_dir.
+ */
+static void run_count_child(const char *plugin, enum th_algo algo,
+			    const struct scale *sc, const struct bench_opts *o,
+			    struct result *res)
+{
+	char *file, *out_opt, *fd_arg, *scale_arg, *t_arg;
+	int fd[2], status;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	file = dupf("%s/%s-%s-%s", o->cg_dir, th_algo_name(algo), sc->name,
+		    short_name(plugin));
+	out_opt = dupf("--callgrind-out-file=%s", file);
+	scale_arg = dupf("%zu,%zu,%zu", sc->accounts, sc->users, sc->jobs);
+	t_arg = dupf("%u", o->timeout);
+	if (pipe(fd)) {
+		snprintf(res->why, sizeof(res->why), "pipe: %s",
+			 strerror(errno));
+		goto out;
+	}
+	fd_arg = dupf("%d", fd[1]);
+	fflush(NULL);
+	pid = fork();
+	if (!pid) {
+		char *argv[] = { "valgrind",
+				 "--tool=callgrind",
+				 "-q",
+				 "--instr-atstart=no",
+				 "--compress-strings=no",
+				 "--compress-pos=no",
+				 out_opt,
+				 (char *)o->self,
+				 "bench",
+				 "-C",
+				 fd_arg,
+				 "-a",
+				 (char *)th_algo_name(algo),
+				 "-S",
+				 scale_arg,
+				 "-P",
+				 (char *)plugin,
+				 "-d",
+				 o->plugin_dir,
+				 "-t",
+				 t_arg,
+				 NULL };
+
+		close(fd[0]);
+		setenv("TH_BENCH_CG_FILE", file, 1);
+		execvp("valgrind", argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	free(fd_arg);
+	if (pid < 0) {
+		close(fd[0]);
+		snprintf(res->why, sizeof(res->why), "fork: %s",
+			 strerror(errno));
+		goto out;
+	}
+	if (read(fd[0], res, sizeof(*res)) != (ssize_t)sizeof(*res) &&
+	    !res->why[0])
+		snprintf(res->why, sizeof(res->why),
+			 "%s under callgrind: no figures (is valgrind "
+			 "installed?)",
+			 plugin);
+	close(fd[0]);
+	(void)waitpid(pid, &status, 0);
+out:
+	free(file);
+	free(out_opt);
+	free(scale_arg);
+	free(t_arg);
+}
+
 static int cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -392,36 +623,19 @@ static double median(const double *v, int n)
 	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
 }
 
-static const char *short_name(const char *plugin)
+/* Write-lock holds per cycle: what RPCs to slurmctld wait for. */
+static void print_holds(const struct result *r, int reps)
 {
-	const char *slash = strrchr(plugin, '/');
+	const char *name[TH_HOLD_LOCKS] = { "job", "assoc" };
+	int l;
 
-	return slash ? slash + 1 : plugin;
-}
-
-/* One goal line; RET 1 if missed. */
-static int goal_line(const char *what, const char *unit, double ref, double got,
-		     bool rss, bool have)
-{
-	double ratio = ref > 0 ? got / ref : 0;
-	bool pass = rss ? got <= ref * GOAL_RSS : ratio <= GOAL_RATIO;
-
-	if (!have) {
-		printf("  %-20s %12.2f %-3s %12s          %s FAIL\n", what, ref,
-		       unit, "-", rss ? "<= +10%" : "<= 0.33");
-		return 1;
-	}
-	if (rss)
-		printf("  %-20s %12.1f %-3s %12.1f %-3s %+6.1f%%  <= +10%%  "
-		       "%s\n",
-		       what, ref, unit, got, unit, (ratio - 1) * 100,
-		       pass ? "PASS" : "FAIL");
-	else
-		printf("  %-20s %12.2f %-3s %12.2f %-3s %6.3f   <= 0.33   "
-		       "%s\n",
-		       what, ref, unit, got, unit, ratio,
-		       pass ? "PASS" : "FAIL");
-	return !pass;
+	printf("    per cycle, write lock held:");
+	for (l = 0; l < TH_HOLD_LOCKS; l++)
+		printf("%s %s %.1f times, %.2f ms in all, longest %.2f ms",
+		       l ? ";" : "", name[l], (double)r->holds.n[l] / reps,
+		       (double)r->holds.total_ns[l] / reps / 1e6,
+		       (double)r->holds.longest_ns[l] / 1e6);
+	printf("\n");
 }
 
 static void print_spread(const char *plugin, const struct result *r, int n)
@@ -435,80 +649,204 @@ static void print_spread(const char *plugin, const struct result *r, int n)
 	for (k = 0; k < n; k++)
 		printf(" %.1f", r->set_ms[k]);
 	printf("; peak RSS %.1f MB\n", (double)r->hwm_kb / 1024);
+	print_holds(r, n);
+}
+
+static double ratio(unsigned long long got, unsigned long long ref)
+{
+	return got && ref ? (double)got / (double)ref : 0;
+}
+
+static void print_mir(unsigned long long ir)
+{
+	if (ir)
+		printf(" %12.2f", (double)ir / 1e6);
+	else
+		printf(" %12s", "-");
+}
+
+static void print_ratio(double r)
+{
+	if (r > 0)
+		printf(" %8.3f", r);
+	else
+		printf(" %8s", "-");
+}
+
+/*
+ * One phase's line of instructions: each plugin's Ir in millions, the
+ * second plugin's ratios to the first (multifactor) and to the third
+ * (the floor), and the goal if the phase has one.  RET 1 if missed.
+ */
+static int ir_line(enum phase ph, const struct result *cnt, int n)
+{
+	const struct result *ts = &cnt[1];
+	double to_mf = ratio(ts->ir[ph], cnt[0].ir[ph]);
+	bool goal = ph == PH_CYCLE || ph == PH_SET, pass = true;
+	int i;
+
+	printf("  %-8s", phase_name[ph]);
+	for (i = 0; i < n; i++)
+		print_mir(cnt[i].ir[ph]);
+	print_ratio(to_mf);
+	print_ratio(n > 2 ? ratio(ts->ir[ph], cnt[2].ir[ph]) : 0);
+	if (goal) {
+		pass = to_mf > 0 && to_mf <= GOAL_RATIO;
+		printf("   ts/mf <= %.2f  %s", GOAL_RATIO,
+		       pass ? "PASS" : "FAIL");
+	} else if (ph == PH_COMMIT) {
+		double part = ratio(ts->ir[ph], ts->ir[PH_CYCLE]);
+
+		pass = ts->ir[PH_CYCLE] && part <= GOAL_COMMIT;
+		printf("   %.1f%% of ts's cycle, <= %.0f%%  %s", part * 100,
+		       GOAL_COMMIT * 100, pass ? "PASS" : "FAIL");
+	}
+	printf("\n");
+	return !pass;
+}
+
+static void print_ms(const struct result *r, bool set, int reps)
+{
+	if (r->ok)
+		printf(" %12.2f", median(set ? r->set_ms : r->cycle_ms, reps));
+	else
+		printf(" %12s", "-");
+}
+
+/* Time and peak RSS, second to the counts: medians, ratios to the first. */
+static int time_lines(const struct result *res, int n, int reps)
+{
+	const char *what[2] = { "cycle ms", "set ms" };
+	int k, i, missed = 0;
+
+	for (k = 0; k < 2; k++) {
+		double ref =
+			res[0].ok ? median(k ? res[0].set_ms : res[0].cycle_ms,
+					   reps)
+				  : 0;
+
+		printf("  %-8s", what[k]);
+		for (i = 0; i < n; i++)
+			print_ms(&res[i], k, reps);
+		print_ratio(res[1].ok && ref > 0 ? median(k ? res[1].set_ms
+							    : res[1].cycle_ms,
+							  reps) /
+							   ref
+						 : 0);
+		printf("\n");
+	}
+	printf("  %-8s", "RSS MB");
+	for (i = 0; i < n; i++)
+		printf(" %12.1f", res[i].ok ? (double)res[i].hwm_kb / 1024 : 0);
+	if (res[0].ok && res[1].ok) {
+		bool pass = res[1].hwm_kb <= res[0].hwm_kb * GOAL_RSS;
+
+		printf("   ts %+.1f%%, <= +%.0f%%  %s",
+		       ((double)res[1].hwm_kb / (double)res[0].hwm_kb - 1) *
+			       100,
+		       (GOAL_RSS - 1) * 100, pass ? "PASS" : "FAIL");
+		missed += !pass;
+	}
+	printf("\n");
+	return missed;
+}
+
+/* The figures of one run, one line each, for the guard (-o FILE). */
+static void write_figures(FILE *f, enum th_algo algo, const struct scale *sc,
+			  const char *plugin, const struct result *cnt)
+{
+	int ph;
+
+	if (!f || !cnt->counted)
+		return;
+	for (ph = 0; ph < N_PHASES; ph++)
+		if (cnt->ir[ph])
+			fprintf(f, "%s %s %s %s %llu\n", th_algo_name(algo),
+				sc->name, short_name(plugin), phase_name[ph],
+				cnt->ir[ph]);
+}
+
+/* Build cluster (algo, sc) into s: slurm.conf, controller state. */
+static int prepare(enum th_algo algo, const struct scale *sc,
+		   struct th_setup *s)
+{
+	struct th_fixture fx;
+
+	build_cluster(algo, sc, &fx);
+	th_clock_set(fx.now);
+	if (th_setup_conf(s, &fx) || th_setup_controller(s, &fx)) {
+		th_fixture_free(&fx);
+		return -1;
+	}
+	th_fixture_free(&fx);
+	malloc_trim(0);
+	return 0;
 }
 
 /* One (algorithm, scale): RET number of goals missed. */
 static int bench_one(enum th_algo algo, const struct scale *sc,
-		     const struct bench_opts *o)
+		     const struct bench_opts *o, FILE *out)
 {
 	struct th_setup s = { .plugin = o->plugins[0],
 			      .plugin_dir = o->plugin_dir };
-	struct result res[MAX_PLUGINS];
-	struct th_fixture fx;
+	struct result res[MAX_PLUGINS] = { 0 }, cnt[MAX_PLUGINS] = { 0 };
 	long long t0 = th_clock_mono_ns();
-	int i, missed = 0;
+	int i, ph, missed = 0;
 
 	printf("\n== %s: %zu accounts, %zu users, %zu pending jobs "
 	       "(+%zu running) ==\n",
 	       th_algo_name(algo), sc->accounts, sc->users, sc->jobs,
 	       sc->jobs / 100);
-	build_cluster(algo, sc, &fx);
-	th_clock_set(fx.now);
-	if (th_setup_conf(&s, &fx) || th_setup_controller(&s, &fx)) {
+	if (prepare(algo, sc, &s)) {
 		th_setup_free(&s);
-		th_fixture_free(&fx);
 		printf("  setup FAIL\n");
 		return 1;
 	}
-	th_fixture_free(&fx);
-	malloc_trim(0);
 	printf("  setup %.1f s; controller RSS before the plugins %.1f MB\n",
 	       (double)(th_clock_mono_ns() - t0) / 1e9,
 	       (double)vm_kb("VmRSS") / 1024);
 	for (i = 0; i < o->n_plugins; i++) {
-		run_child(o->plugins[i], o, &s, &res[i]);
-		if (res[i].ok)
-			print_spread(o->plugins[i], &res[i], o->reps);
-		else
-			printf("  %s: %s\n", o->plugins[i], res[i].why);
+		if (!o->no_time) {
+			run_child(o->plugins[i], o, &s, &res[i]);
+			if (res[i].ok)
+				print_spread(o->plugins[i], &res[i], o->reps);
+			else
+				printf("  %s: %s\n", o->plugins[i], res[i].why);
+		}
+		if (!o->no_count) {
+			t0 = th_clock_mono_ns();
+			run_count_child(o->plugins[i], algo, sc, o, &cnt[i]);
+			if (cnt[i].ok)
+				printf("  %s under callgrind: %.0f s\n",
+				       short_name(o->plugins[i]),
+				       (double)(th_clock_mono_ns() - t0) / 1e9);
+			else
+				printf("  %s under callgrind: %s\n",
+				       o->plugins[i], cnt[i].why);
+			write_figures(out, algo, sc, o->plugins[i], &cnt[i]);
+		}
 	}
 	th_setup_free(&s);
 	if (o->n_plugins < 2)
 		return 0;
-	printf("  medians of %-8d %16s %16s %8s  %-8s\n", o->reps,
-	       short_name(o->plugins[0]), short_name(o->plugins[1]), "ratio",
-	       "goal");
-	if (!res[0].ok) {
-		printf("  reference %s did not run: no goal can be judged "
-		       "FAIL\n",
-		       o->plugins[0]);
-		return 3;
+	printf("  %-8s", o->no_count ? "" : "Ir (M)");
+	for (i = 0; i < o->n_plugins; i++)
+		printf(" %12s", short_name(o->plugins[i]));
+	printf(" %8s %8s\n", "ts/mf", o->n_plugins > 2 ? "ts/floor" : "");
+	if (!o->no_count) {
+		if (!cnt[0].ok || !cnt[1].ok) {
+			printf("  no counts of %s or %s: FAIL\n", o->plugins[0],
+			       o->plugins[1]);
+			missed += 2;
+		} else {
+			for (ph = PH_CYCLE; ph < N_PHASES; ph++)
+				missed += ir_line((enum phase)ph, cnt,
+						  o->n_plugins);
+			missed += ir_line(PH_INIT, cnt, o->n_plugins);
+		}
 	}
-	missed +=
-		goal_line("full cycle", "ms", median(res[0].cycle_ms, o->reps),
-			  res[1].ok ? median(res[1].cycle_ms, o->reps) : 0,
-			  false, res[1].ok);
-	missed += goal_line("priority_p_set pass", "ms",
-			    median(res[0].set_ms, o->reps),
-			    res[1].ok ? median(res[1].set_ms, o->reps) : 0,
-			    false, res[1].ok);
-	missed += goal_line("peak RSS", "MB", (double)res[0].hwm_kb / 1024,
-			    (double)res[1].hwm_kb / 1024, true, res[1].ok);
-	/* Further plugins (make bench-floor's priority/touch): ratios only. */
-	for (i = 2; i < o->n_plugins; i++) {
-		double c0 = median(res[0].cycle_ms, o->reps);
-		double s0 = median(res[0].set_ms, o->reps);
-		double ci, si;
-
-		if (!res[i].ok)
-			continue;
-		ci = median(res[i].cycle_ms, o->reps);
-		si = median(res[i].set_ms, o->reps);
-		printf("  %s (no goal): full cycle %.2f ms (%.3f), "
-		       "priority_p_set pass %.2f ms (%.3f), peak RSS %.1f MB\n",
-		       short_name(o->plugins[i]), ci, c0 > 0 ? ci / c0 : 0, si,
-		       s0 > 0 ? si / s0 : 0, (double)res[i].hwm_kb / 1024);
-	}
+	if (!o->no_time)
+		missed += time_lines(res, o->n_plugins, o->reps);
 	return missed;
 }
 
@@ -547,8 +885,23 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o)
 	enum th_algo a;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "a:S:n:P:t:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:S:n:P:t:d:ITC:c:o:")) != -1) {
 		switch (opt) {
+		case 'I':
+			o->no_time = true;
+			break;
+		case 'T':
+			o->no_count = true;
+			break;
+		case 'C':
+			o->count_fd = atoi(optarg);
+			break;
+		case 'c':
+			o->cg_dir = xstrdup(optarg);
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
 		case 'a':
 			if (!strcmp(optarg, "all")) {
 				o->algos[0] = TH_CLASSIC;
@@ -600,11 +953,31 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o)
 			fprintf(stderr,
 				"usage: ts-harness bench [-a ALGO] [-S SCALE] "
 				"[-n REPS] [-P TYPE,TYPE] [-t SECS] [-d "
-				"DIRS]\n");
+				"DIRS] [-I|-T] [-c DIR] [-o FILE]\n");
 			return -1;
 		}
 	}
 	return optind == argc ? 0 : -1;
+}
+
+/* -C: the callgrind child of run_count_child(), one plugin on one cluster. */
+static int count_main(struct bench_opts *o)
+{
+	struct th_setup s = { .plugin = o->plugins[0],
+			      .plugin_dir = o->plugin_dir };
+	struct result res = { 0 };
+	ssize_t w;
+
+	if (o->n_algos != 1 || o->n_scales != 1 || o->n_plugins != 1)
+		return 2;
+	if (prepare(o->algos[0], o->scales[0], &s))
+		snprintf(res.why, sizeof(res.why), "setup failed");
+	else
+		measure_count(o->plugins[0], o, &s, &res);
+	w = write(o->count_fd, &res, sizeof(res));
+	fflush(NULL);
+	/* the decay thread may hold any lock: no fini(), no cleanup */
+	_exit(w == (ssize_t)sizeof(res) && res.ok ? 0 : 1);
 }
 
 int th_bench_main(int argc, char **argv)
@@ -615,6 +988,9 @@ int th_bench_main(int argc, char **argv)
 				.reps = 5,
 				.timeout = 600 };
 	int a, s, missed = 0;
+	char self[4096];
+	ssize_t n;
+	FILE *out = NULL;
 
 	if (parse_opts(argc, argv, &o))
 		return 2;
@@ -628,17 +1004,48 @@ int th_bench_main(int argc, char **argv)
 		o.timeout = 600;
 	if (!o.plugin_dir)
 		o.plugin_dir = th_setup_default_plugin_dir();
-	printf("ts-harness bench: %s against %s, medians of %d; goals: time "
-	       "ratio <= %.2f, peak RSS <= reference + %.0f%%\n",
-	       o.n_plugins > 1 ? o.plugins[1] : "-", o.plugins[0], o.reps,
-	       GOAL_RATIO, (GOAL_RSS - 1) * 100);
-	printf("PluginDir %s; %ld CPUs online\n", o.plugin_dir,
+	if (o.count_fd)
+		return count_main(&o);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0) {
+		fprintf(stderr, "ts-harness bench: /proc/self/exe: %s\n",
+			strerror(errno));
+		return 2;
+	}
+	self[n] = '\0';
+	o.self = self;
+	if (!o.cg_dir)
+		o.cg_dir = xstrdup("/tmp");
+	if (o.out && !(out = fopen(o.out, "w"))) {
+		fprintf(stderr, "ts-harness bench: -o %s: %s\n", o.out,
+			strerror(errno));
+		return 2;
+	}
+	printf("ts-harness bench: %s against %s%s%s; goals in instructions "
+	       "(callgrind): cycle and set ratio <= %.2f, commit <= %.0f%% "
+	       "of a cycle; peak RSS <= reference + %.0f%%\n",
+	       o.n_plugins > 1 ? o.plugins[1] : "-", o.plugins[0],
+	       o.n_plugins > 2 ? " and floor " : "",
+	       o.n_plugins > 2 ? o.plugins[2] : "", GOAL_RATIO,
+	       GOAL_COMMIT * 100, (GOAL_RSS - 1) * 100);
+	printf("PluginDir %s; %ld CPUs online", o.plugin_dir,
 	       sysconf(_SC_NPROCESSORS_ONLN));
+	if (!o.no_time)
+		printf("; times: medians of %d", o.reps);
+	if (!o.no_count)
+		printf("; callgrind dumps in %s", o.cg_dir);
+	printf("\n");
 	for (s = 0; s < o.n_scales; s++)
 		for (a = 0; a < o.n_algos; a++)
-			missed += bench_one(o.algos[a], o.scales[s], &o);
+			missed += bench_one(o.algos[a], o.scales[s], &o, out);
+	if (out && fclose(out)) {
+		fprintf(stderr, "ts-harness bench: -o %s: %s\n", o.out,
+			strerror(errno));
+		missed++;
+	}
 	printf("\nbench: %s (%d goal%s missed)\n", missed ? "FAIL" : "PASS",
 	       missed, missed == 1 ? "" : "s");
 	xfree(o.plugin_dir);
+	xfree(o.cg_dir);
 	return missed ? 1 : 0;
 }

@@ -40,6 +40,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "cycle_gate.h"
+#include "lock_hold.h"
 #include "release.h"
 #include "stubs.h"
 
@@ -88,10 +89,14 @@ void lock_slurmctld(slurmctld_lock_t lock_levels)
 	take(&ctld_locks[NODE_LOCK], lock_levels.node);
 	take(&ctld_locks[PART_LOCK], lock_levels.part);
 	take(&ctld_locks[FED_LOCK], lock_levels.fed);
+	if (lock_levels.job == WRITE_LOCK)
+		th_hold_taken(TH_HOLD_JOB);
 }
 
 void unlock_slurmctld(slurmctld_lock_t lock_levels)
 {
+	if (lock_levels.job == WRITE_LOCK)
+		th_hold_released(TH_HOLD_JOB);
 	release(&ctld_locks[FED_LOCK], lock_levels.fed);
 	release(&ctld_locks[PART_LOCK], lock_levels.part);
 	release(&ctld_locks[NODE_LOCK], lock_levels.node);
