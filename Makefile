@@ -60,14 +60,19 @@ deps:
 # read.  So, while $(SLURM_SRC) is not configured, $(BUILD)/deps.mk is
 # included: GNU make remakes it first (running make deps, as root), then
 # reads every makefile again.  Not root: one line saying what to run.
+# A SLURM_SRC given on the command line or in the environment (a site's
+# own configured tree, an upstream release) is never configured by make
+# deps: contrib/slurm-src-check.sh accepts or refuses it as it is.
 DEPS_STAMP := $(SLURM_SRC)/.treeshare-configured
 NO_DEPS_GOALS := deps deps-deb clean help
+ifeq ($(origin SLURM_SRC),file)
 ifeq ($(wildcard $(DEPS_STAMP)),)
 ifneq ($(filter-out $(NO_DEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell id -u),0)
 $(error $(SLURM_SRC) is not configured yet: run "make deps" as root (it installs Debian's packages and configures Slurm's source), then make again)
 endif
 include $(BUILD)/deps.mk
+endif
 endif
 endif
 $(BUILD)/deps.mk:

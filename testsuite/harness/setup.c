@@ -375,8 +375,7 @@ static list_t *make_assoc_list(const struct th_fixture *fx)
 		slurmdb_init_assoc_rec(a, false);
 		a->id = fa->id;
 		a->cluster = xstrdup(slurm_conf.cluster_name);
-		a->lft = lft[i];
-		a->rgt = rgt[i];
+		th_release_assoc_nested(a, lft[i], rgt[i]);
 		a->def_qos_id = 0;
 		a->is_def = 0;
 		a->priority =
