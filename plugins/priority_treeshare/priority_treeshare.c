@@ -367,7 +367,7 @@ extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 	xassert(assoc && assoc->usage);
 
 	slurm_mutex_lock(&on_demand_mutex);
-	assoc_usage_on_demand(assoc);
+	assoc_usage_on_demand(assoc, conf_get());
 	slurm_mutex_unlock(&on_demand_mutex);
 }
 
