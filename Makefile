@@ -32,7 +32,16 @@ SLURM_PLUGINDIR := $(patsubst %/priority_multifactor.so,%,$(filter \
 	%/priority_multifactor.so,$(shell dpkg-query -L \
 	slurm-wlm-basic-plugins 2>/dev/null)))
 DEB_PLUGINDIR := $(or $(SLURM_PLUGINDIR),/usr/lib/x86_64-linux-gnu/slurm-wlm)
-PLUGINDIR ?= $(or $(SLURM_PLUGINDIR),$(PREFIX)/lib/slurm)
+# SLURM_PREFIX: the install prefix of a Slurm built from source (the
+# SLURM_SRC tree, installed); empty: Debian's packages.  REF_PLUGINDIR
+# is that Slurm's PluginDir: its libslurmfull.so and its own
+# priority_multifactor.so, the parity reference of ts-harness.
+SLURM_PREFIX ?=
+REF_PLUGINDIR := $(if $(SLURM_PREFIX),$(SLURM_PREFIX)/lib/slurm,$(DEB_PLUGINDIR))
+# Clients (sshare-ext, node_power) link that Slurm's own libslurm.
+SLURM_LIB_LDFLAGS = $(if $(SLURM_PREFIX),-L$(SLURM_PREFIX)/lib \
+	-Wl$(comma)-rpath$(comma)$(SLURM_PREFIX)/lib)
+PLUGINDIR ?= $(if $(SLURM_PREFIX),$(REF_PLUGINDIR),$(or $(SLURM_PLUGINDIR),$(PREFIX)/lib/slurm))
 MANDIR ?= $(PREFIX)/share/man
 # The configured tree's release, "22.05" or "24.11" (empty before make
 # deps); plugins/slurm_compat.h refuses a release it does not know.
