@@ -422,6 +422,17 @@ static inline void ts_assoc_set_fs_factor(slurmdb_assoc_rec_t *assoc,
 #endif
 }
 
+/*
+ * 26.05 validates a heterogeneous job's limits at submission by a job
+ * begin and a job end of each pending component (proc_req.c
+ * _het_job_val_add()/_rem(), with AccountingStorageEnforce=limits): the
+ * plugin's job end sees a job that never started.  Nothing ran, so
+ * treeshare charges nothing there (multifactor charges the time since
+ * its last decay); see docs/priority_treeshare.5.
+ */
+#define TS_JOB_END_OF_PENDING_JOB                                              \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0))
+
 #endif /* TS_COMPAT_CTLD */
 
 /* ------------------------------------------------ client side (libslurm) */
