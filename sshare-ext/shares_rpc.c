@@ -126,20 +126,18 @@ static list_t *str_list(char *const *v, size_t n)
 
 /*
  * One REQUEST_SHARE_INFO.  RET 0 with *out set (NULL: an empty answer),
- * or -1 with msg.
- */
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-/*
- * Through libslurm's own call: slurm_msg_t stays inside the library (its
- * layout moves inside a series: 25.11.3).  The -M cluster clusters.c
- * selected is libslurm's working_cluster_rec, which the call uses.
+ * or -1 with msg.  From 23.02 through libslurm's own call, so that
+ * slurm_msg_t stays inside the library (its layout moves inside a
+ * series: 25.11.3); the -M cluster clusters.c selected is libslurm's
+ * working_cluster_rec, which the call uses.  22.05 has no such call: the
+ * request is built here.
  */
 static int request(list_t *users, list_t *accounts, shares_response_msg_t **out,
 		   char *msg, size_t len)
 {
 	shares_request_msg_t req = { .acct_list = accounts,
 				     .user_list = users };
-
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
 	*out = NULL;
 	if (slurm_associations_get_shares(&req, out) != SLURM_SUCCESS) {
 		snprintf(msg, len, "cannot get shares from slurmctld: %s",
@@ -147,13 +145,7 @@ static int request(list_t *users, list_t *accounts, shares_response_msg_t **out,
 		return -1;
 	}
 	return 0;
-}
 #else
-static int request(list_t *users, list_t *accounts, shares_response_msg_t **out,
-		   char *msg, size_t len)
-{
-	shares_request_msg_t req = { .acct_list = accounts,
-				     .user_list = users };
 	slurm_msg_t req_msg, resp_msg;
 	int rc;
 
@@ -188,8 +180,8 @@ static int request(list_t *users, list_t *accounts, shares_response_msg_t **out,
 			(unsigned)resp_msg.msg_type);
 		return -1;
 	}
-}
 #endif
+}
 
 /* "name=N,..." of the counts, INFINITE64 ones left out; NULL if none. */
 static char *tres_string(char **names, const uint64_t *cnt, uint32_t n)
