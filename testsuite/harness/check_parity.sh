@@ -194,10 +194,16 @@ else
 		"missing: ${missing:-none}; exported but not needed: ${unneeded:-none}"
 fi
 
-# fixtures/ for every release, fixtures-RELEASE/ for what only that
-# release has (24.11: jobs of several QOS).
-ls "$here"/fixtures/*.fix "$here/fixtures-$series"/*.fix 2>/dev/null \
-	>"$work/fixtures.list"
+# fixtures/ for every release, fixtures-SERIES/ for what releases from
+# that series on have (24.11: jobs of several QOS).
+from_series() { [ "$(printf '%s\n' "$1" "$series" | sort -V | head -1)" = "$1" ]; }
+{
+	ls "$here"/fixtures/*.fix
+	for d in "$here"/fixtures-*/; do
+		d=${d%/}
+		if from_series "${d##*/fixtures-}"; then ls "$d"/*.fix; fi
+	done
+} 2>/dev/null >"$work/fixtures.list"
 for fx in $(cat "$work/fixtures.list"); do
 	name=$(basename "$fx" .fix)
 	if diag=$(pair "$fx" $ref $ref); then
