@@ -102,6 +102,15 @@ int th_release_job_qos_list(job_record_t *job, list_t *qos)
 #endif
 }
 
+void th_release_job_id(job_record_t *job, uint32_t id)
+{
+	job->job_id = id;
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0)
+	job->step_id = SLURM_STEP_ID_INITIALIZER;
+	job->step_id.job_id = id;
+#endif
+}
+
 void th_release_job_free(job_record_t *j)
 {
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)

@@ -60,6 +60,12 @@ ts_job_factors_t *th_release_row(priority_factors_object_t *row,
  */
 void th_release_rows_done(list_t *rows);
 
+/*
+ * th_release_job_id() - give job the id as slurmctld does (from 25.11
+ * also in step_id, which multifactor copies into sprio's rows in 26.05).
+ */
+void th_release_job_id(job_record_t *job, uint32_t id);
+
 /* th_release_job_free() - free what a job record holds of priorities. */
 void th_release_job_free(job_record_t *job);
 

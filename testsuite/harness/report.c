@@ -155,8 +155,8 @@ static int cmp_factors(void *x, void *y)
 	const char *qa, *qb;
 	int diff;
 
-	if (a->job_id != b->job_id)
-		return a->job_id < b->job_id ? -1 : 1;
+	if (ts_row_job_id(a) != ts_row_job_id(b))
+		return ts_row_job_id(a) < ts_row_job_id(b) ? -1 : 1;
 	if ((diff = xstrcmp(a->partition, b->partition)))
 		return diff;
 	/* 24.11: a row per QOS of a job of several */
@@ -189,7 +189,7 @@ static void report_factors(FILE *out, unsigned cycle)
 		fprintf(out,
 			"prio|%u|%u|%s|%u|%.17g|%.17g|%.17g|%.17g|%.17g|"
 			"%.17g|%" PRId64 "|%" PRId64 "|%.17g|",
-			cycle, row->job_id,
+			cycle, ts_row_job_id(row),
 			row->partition ? row->partition : "", row->user_id,
 			f->priority_age, f->priority_assoc, f->priority_fs,
 			f->priority_js, f->priority_part, f->priority_qos,

@@ -752,7 +752,7 @@ static int make_job(const struct th_fixture *fx, const struct th_job *fj,
 	j->magic = JOB_MAGIC;
 	j->details = d;
 	d->magic = DETAILS_MAGIC;
-	j->job_id = fj->id;
+	th_release_job_id(j, fj->id);
 	j->user_id = fx->assoc[fj->assoc].uid;
 	j->group_id = j->user_id;
 	j->assoc_id = assoc_id;
