@@ -447,11 +447,19 @@ static inline void ts_assoc_set_fs_factor(slurmdb_assoc_rec_t *assoc,
 
 /* ------------------------------------------------ client side (libslurm) */
 /*
- * sshare-ext's libslurm layer: differences of the client API go here
- * (helper "lab" adds them).  Known so far (RECIPE section 5):
+ * sshare-ext's libslurm layer: differences of the client API go here:
  *   - slurm_get_errno() is no longer exported from 24.11 (use errno);
- *   - slurm_free_ctl_conf() is slurm_free_conf() from 26.05.
+ *   - slurm_free_ctl_conf() is slurm_free_conf() from 26.05;
+ *   - from 23.02 the shares request is libslurm's own call (shares_rpc.c).
  */
+/*
+ * sshare's FairShare: from 25.11 the user rows' fs_factor slurmctld sends
+ * (accounts blank) under every algorithm; before, outside Fair Tree,
+ * computed in the client from EffectvUsage and NormShares.
+ */
+#define TS_SSHARE_STORED_FAIRSHARE                                             \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0))
+
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
 #define ts_free_ctl_conf(conf) slurm_free_conf(conf)
 #else
