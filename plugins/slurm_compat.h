@@ -62,16 +62,6 @@ typedef struct xlist list_t;
 typedef struct listIterator list_itr_t;
 #endif
 
-/* The job of a sprio row: from 26.05 rows carry the whole step id. */
-static inline uint32_t ts_row_job_id(const priority_factors_object_t *row)
-{
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
-	return row->step_id.job_id;
-#else
-	return row->job_id;
-#endif
-}
-
 /* ----------------------------------------------------- controller side */
 #ifdef TS_COMPAT_CTLD
 
@@ -364,6 +354,16 @@ static inline ts_job_factors_t *ts_row_factors(priority_factors_object_t *row)
 	return row;
 #else
 	return row->prio_factors;
+#endif
+}
+
+/* The job of a sprio row: from 26.05 rows carry the whole step id. */
+static inline uint32_t ts_row_job_id(const priority_factors_object_t *row)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+	return row->step_id.job_id;
+#else
+	return row->job_id;
 #endif
 }
 
