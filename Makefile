@@ -69,12 +69,12 @@ deps:
 # read.  So, while $(SLURM_SRC) is not configured, $(BUILD)/deps.mk is
 # included: GNU make remakes it first (running make deps, as root), then
 # reads every makefile again.  Not root: one line saying what to run.
-# A SLURM_SRC given on the command line or in the environment (a site's
-# own configured tree, an upstream release) is never configured by make
-# deps: contrib/slurm-src-check.sh accepts or refuses it as it is.
+# A SLURM_SRC elsewhere than $(BUILD)/slurm-src (a site's own configured
+# tree, an upstream release) is never configured by make deps:
+# contrib/slurm-src-check.sh accepts or refuses it as it is.
 DEPS_STAMP := $(SLURM_SRC)/.treeshare-configured
 NO_DEPS_GOALS := deps deps-deb clean help
-ifeq ($(origin SLURM_SRC),file)
+ifeq ($(abspath $(SLURM_SRC)),$(abspath $(BUILD)/slurm-src))
 ifeq ($(wildcard $(DEPS_STAMP)),)
 ifneq ($(filter-out $(NO_DEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell id -u),0)
