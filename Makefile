@@ -32,7 +32,16 @@ SLURM_PLUGINDIR := $(patsubst %/priority_multifactor.so,%,$(filter \
 	%/priority_multifactor.so,$(shell dpkg-query -L \
 	slurm-wlm-basic-plugins 2>/dev/null)))
 DEB_PLUGINDIR := $(or $(SLURM_PLUGINDIR),/usr/lib/x86_64-linux-gnu/slurm-wlm)
-PLUGINDIR ?= $(or $(SLURM_PLUGINDIR),$(PREFIX)/lib/slurm)
+# SLURM_PREFIX: the install prefix of a Slurm built from source (the
+# SLURM_SRC tree, installed); empty: Debian's packages.  REF_PLUGINDIR
+# is that Slurm's PluginDir: its libslurmfull.so and its own
+# priority_multifactor.so, the parity reference of ts-harness.
+SLURM_PREFIX ?=
+REF_PLUGINDIR := $(if $(SLURM_PREFIX),$(SLURM_PREFIX)/lib/slurm,$(DEB_PLUGINDIR))
+# Clients (sshare-ext, node_power) link that Slurm's own libslurm.
+SLURM_LIB_LDFLAGS = $(if $(SLURM_PREFIX),-L$(SLURM_PREFIX)/lib \
+	-Wl$(comma)-rpath$(comma)$(SLURM_PREFIX)/lib)
+PLUGINDIR ?= $(if $(SLURM_PREFIX),$(REF_PLUGINDIR),$(or $(SLURM_PLUGINDIR),$(PREFIX)/lib/slurm))
 MANDIR ?= $(PREFIX)/share/man
 # The configured tree's release, "22.05" or "24.11" (empty before make
 # deps); plugins/slurm_compat.h refuses a release it does not know.
@@ -60,14 +69,19 @@ deps:
 # read.  So, while $(SLURM_SRC) is not configured, $(BUILD)/deps.mk is
 # included: GNU make remakes it first (running make deps, as root), then
 # reads every makefile again.  Not root: one line saying what to run.
+# A SLURM_SRC elsewhere than $(BUILD)/slurm-src (a site's own configured
+# tree, an upstream release) is never configured by make deps:
+# contrib/slurm-src-check.sh accepts or refuses it as it is.
 DEPS_STAMP := $(SLURM_SRC)/.treeshare-configured
 NO_DEPS_GOALS := deps deps-deb clean help
+ifeq ($(abspath $(SLURM_SRC)),$(abspath $(BUILD)/slurm-src))
 ifeq ($(wildcard $(DEPS_STAMP)),)
 ifneq ($(filter-out $(NO_DEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell id -u),0)
 $(error $(SLURM_SRC) is not configured yet: run "make deps" as root (it installs Debian's packages and configures Slurm's source), then make again)
 endif
 include $(BUILD)/deps.mk
+endif
 endif
 endif
 $(BUILD)/deps.mk:

@@ -20,4 +20,5 @@ $(BUILD)/obj/sshare-ext/%.o: sshare-ext/%.c $(wildcard sshare-ext/*.h src/*.h)
 
 $(SSHARE_EXT_BIN): $(SSHARE_EXT_OBJS) $(LIBTS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(SSHARE_EXT_OBJS) $(LIBTS) -lslurm -lm
+	$(CC) $(LDFLAGS) -o $@ $(SSHARE_EXT_OBJS) $(LIBTS) $(SLURM_LIB_LDFLAGS) \
+		-lslurm -lm
