@@ -130,6 +130,8 @@ Suite *suite_decimal(void)
 	Suite *s = suite_create("decimal");
 	TCase *tc = tcase_create("decimal");
 
+	/* localedef compiles a locale: seconds on a loaded 2-core machine */
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, decimal_scan_takes_only_unsigned_decimal_numbers);
 	tcase_add_test(tc,
 		       decimal_value_is_correctly_rounded_and_refuses_overflow);
