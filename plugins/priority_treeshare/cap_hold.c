@@ -274,6 +274,7 @@ void cap_hold_pass(const struct priority_conf *c)
 	assoc_mgr_lock_t read = { .assoc = READ_LOCK, .qos = READ_LOCK };
 	struct cap_pass cp = { .c = c, .p = conf_prio_now(c) };
 	struct ts_job_set old_held, old_exempt;
+	size_t n_exempt;
 
 	/* Nothing configured, nothing held, nothing to adopt. */
 	if (!live.size && !held.n && !exempt.n && adopted)
@@ -285,6 +286,7 @@ void cap_hold_pass(const struct priority_conf *c)
 	cp.now = time(NULL);
 	(void)list_for_each_ro(job_list, cap_pass_job, &cp);
 	assoc_mgr_unlock(&read);
+	n_exempt = cp.exempt.n;
 	slurm_mutex_lock(&cap_mutex);
 	old_held = held;
 	old_exempt = exempt;
@@ -298,7 +300,7 @@ void cap_hold_pass(const struct priority_conf *c)
 	if (cp.n_released && &queue_job_scheduler)
 		queue_job_scheduler();
 	log_flag(PRIO, "%s: fscap: %zu jobs held, %zu released, %zu exempt",
-		 plugin_type, cp.n_held, cp.n_released, exempt.n);
+		 plugin_type, cp.n_held, cp.n_released, n_exempt);
 }
 
 void cap_hold_counts(size_t *n_held, size_t *n_exempt)
