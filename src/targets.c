@@ -20,10 +20,11 @@
  * any U > 0 (no 0/0); U outside 0..100 is clamped, NaN counts as 0.
  *
  * Targets file, one entry a line, '#' to end of line is a comment:
- *   account NAME TARGET
- *   user    NAME[@ACCOUNT] TARGET
- * TARGET is a decimal percentage 0..100 (digits, optional fraction),
- * optionally followed by '-' (cap) or '+' (floor).
+ *   account NAME [TARGET] [fscap=CAP]
+ *   user    NAME[@ACCOUNT] [TARGET] [fscap=CAP]
+ * (at least one of the two).  TARGET is a decimal percentage 0..100
+ * (digits, optional fraction), optionally followed by '-' (cap) or '+'
+ * (floor).  CAP is a decimal amount of usage, or a percentage with '%'.
  */
 #include <math.h>
 #include <stdint.h>
@@ -37,6 +38,8 @@
 
 struct entry {
 	struct ts_target target;
+	int has_target;
+	struct ts_fscap fscap; /* kind TS_FSCAP_NONE: none */
 	int is_user;
 	size_t name;	/* offset in strings */
 	size_t account; /* offset in strings; SIZE_MAX if none */
@@ -45,6 +48,7 @@ struct entry {
 struct ts_targets {
 	struct entry *entry;
 	size_t n, cap;
+	size_t n_fscap;
 	char *strings;
 	size_t strings_len, strings_cap;
 	size_t *index;	   /* entry + 1; 0 is empty */
@@ -252,14 +256,40 @@ static int word_is(const struct word *w, const char *s)
 }
 
 /*
- * TARGET: DIGITS[.DIGITS] or .DIGITS, then '-' or '+' or nothing.
- * Parsed by hand: strtod() follows the locale's decimal point.
+ * A decimal DIGITS[.DIGITS] or .DIGITS at s[0 .. len), by hand: strtod()
+ * follows the locale's decimal point and takes exponents.  Values past
+ * limit are not accumulated further (only "too big" matters then).
+ * RET the number of characters read (len when all of it is the number).
  */
+static size_t parse_decimal(const char *s, size_t len, long double limit,
+			    long double *value, size_t *digits)
+{
+	long double v = 0, scale = 1;
+	size_t i = 0;
+
+	*digits = 0;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (v <= limit)
+			v = v * 10 + (s[i] - '0');
+		(*digits)++;
+	}
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+			scale /= 10;
+			v += scale * (s[i] - '0');
+			(*digits)++;
+		}
+	}
+	*value = v;
+	return i;
+}
+
+/* TARGET: a decimal, then '-' or '+' or nothing. */
 static int parse_target(const struct word *w, long line, struct ts_target *t,
 			struct ts_error *err)
 {
-	size_t i = 0, len = w->len, digits = 0;
-	long double value = 0, scale = 1;
+	size_t i, len = w->len, digits;
+	long double value;
 
 	t->kind = TS_TARGET_TARGET;
 	if (len && (w->start[len - 1] == '-' || w->start[len - 1] == '+')) {
@@ -267,19 +297,7 @@ static int parse_target(const struct word *w, long line, struct ts_target *t,
 						   : TS_TARGET_FLOOR;
 		len--;
 	}
-	for (; i < len && w->start[i] >= '0' && w->start[i] <= '9'; i++) {
-		if (value < 1000) /* past 100 only "too big" matters */
-			value = value * 10 + (w->start[i] - '0');
-		digits++;
-	}
-	if (i < len && w->start[i] == '.') {
-		for (i++; i < len && w->start[i] >= '0' && w->start[i] <= '9';
-		     i++) {
-			scale /= 10;
-			value += scale * (w->start[i] - '0');
-			digits++;
-		}
-	}
+	i = parse_decimal(w->start, len, 1000, &value, &digits);
 	if (!digits || i != len)
 		return ts_error_set(
 			err, TS_ESYNTAX, line,
@@ -292,6 +310,44 @@ static int parse_target(const struct word *w, long line, struct ts_target *t,
 			(int)(len > 64 ? 64 : len), w->start);
 	t->percent = (double)value;
 	t->line = line;
+	return TS_OK;
+}
+
+#define FSCAP_KEY     "fscap="
+#define FSCAP_ABS_MAX 1e18L /* far past any usage; keeps sums finite */
+
+/* fscap=N or fscap=N%; col is the word's column, for the message. */
+static int parse_fscap(const struct word *w, long line, long col,
+		       struct ts_fscap *c, struct ts_error *err)
+{
+	size_t key = strlen(FSCAP_KEY), len = w->len - key, i, digits;
+	const char *v = w->start + key;
+	int shown = (int)(len > 64 ? 64 : len);
+	long double value;
+
+	c->kind = TS_FSCAP_ABSOLUTE;
+	if (len && v[len - 1] == '%') {
+		c->kind = TS_FSCAP_PERCENT;
+		len--;
+	}
+	i = parse_decimal(v, len, FSCAP_ABS_MAX, &value, &digits);
+	if (!digits || i != len)
+		return ts_error_set(
+			err, TS_ESYNTAX, line,
+			"line %ld column %ld: fscap '%.*s' is not an amount of usage (N) or a percentage (N%%)",
+			line, col, shown, v);
+	if (c->kind == TS_FSCAP_PERCENT && value > 100)
+		return ts_error_set(
+			err, TS_ERANGE, line,
+			"line %ld column %ld: fscap '%.*s' out of range 0..100%%",
+			line, col, shown, v);
+	if (value > FSCAP_ABS_MAX)
+		return ts_error_set(
+			err, TS_ERANGE, line,
+			"line %ld column %ld: fscap '%.*s' out of range 0..1e18",
+			line, col, shown, v);
+	c->value = (double)value;
+	c->line = line;
 	return TS_OK;
 }
 
@@ -331,7 +387,8 @@ static int parse_entity_name(const struct word *w, int is_user, long line,
 
 /* Append a checked, not yet present target to tg and its index. */
 static int add_entry(struct ts_targets *tg, int is_user, const struct name *nm,
-		     const struct ts_target *t, long line, struct ts_error *err)
+		     const struct ts_target *t, const struct ts_fscap *c,
+		     long line, struct ts_error *err)
 {
 	struct entry *e;
 
@@ -349,6 +406,9 @@ static int add_entry(struct ts_targets *tg, int is_user, const struct name *nm,
 		return TS_ENOMEM;
 	e = &tg->entry[tg->n];
 	e->target = *t;
+	e->has_target = t->line != 0;
+	e->fscap = *c;
+	tg->n_fscap += c->kind != TS_FSCAP_NONE;
 	e->is_user = is_user;
 	e->account = SIZE_MAX;
 	if (add_string(tg, nm->name, nm->name_len, &e->name, err) ||
@@ -359,14 +419,72 @@ static int add_entry(struct ts_targets *tg, int is_user, const struct name *nm,
 	return TS_OK;
 }
 
-/* One line: blank, or KIND NAME TARGET (targets.h). */
+static int word_has_prefix(const struct word *w, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return w->len >= n && !memcmp(w->start, prefix, n);
+}
+
+/*
+ * The fields after NAME: [TARGET] [fscap=CAP], at least one, each once.
+ * t->line stays 0 without a target, c->kind TS_FSCAP_NONE without a cap.
+ */
+static int parse_entry_fields(const char *s, const struct word *w, size_t n,
+			      long line, int is_user, struct ts_target *t,
+			      struct ts_fscap *c, struct ts_error *err)
+{
+	size_t k;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	memset(c, 0, sizeof(*c));
+	if (n < 3)
+		return ts_error_set(
+			err, TS_ESYNTAX, line,
+			"line %ld: expected '%s NAME TARGET', '%s NAME fscap=CAP' or both",
+			line, is_user ? "user" : "account",
+			is_user ? "user" : "account");
+	for (k = 2; k < n; k++) {
+		long col = (long)(w[k].start - s) + 1;
+
+		if (word_has_prefix(&w[k], FSCAP_KEY)) {
+			if (c->kind != TS_FSCAP_NONE)
+				return ts_error_set(
+					err, TS_EINVAL, line,
+					"line %ld column %ld: fscap given twice",
+					line, col);
+			rc = parse_fscap(&w[k], line, col, c, err);
+		} else if (memchr(w[k].start, '=', w[k].len)) {
+			return ts_error_set(
+				err, TS_EKEY, line,
+				"line %ld column %ld: unknown key '%.*s' (the only key is fscap)",
+				line, col, (int)(w[k].len > 64 ? 64 : w[k].len),
+				w[k].start);
+		} else if (t->line || c->kind != TS_FSCAP_NONE) {
+			return ts_error_set(
+				err, TS_ESYNTAX, line,
+				"line %ld column %ld: unexpected text '%.*s' (TARGET comes before fscap=, once)",
+				line, col, (int)(w[k].len > 64 ? 64 : w[k].len),
+				w[k].start);
+		} else {
+			rc = parse_target(&w[k], line, t, err);
+		}
+		if (rc)
+			return rc;
+	}
+	return TS_OK;
+}
+
+/* One line: blank, or KIND NAME [TARGET] [fscap=CAP] (targets.h). */
 static int parse_target_line(struct ts_targets *tg, const char *s, size_t len,
 			     long line, struct ts_error *err)
 {
-	struct word w[3];
-	size_t n = split(s, len, w, 3);
+	struct word w[4];
+	size_t n = split(s, len, w, 4);
 	const struct entry *dup;
 	struct ts_target t;
+	struct ts_fscap c;
 	struct name nm;
 	int is_user, rc;
 
@@ -384,14 +502,13 @@ static int parse_target_line(struct ts_targets *tg, const char *s, size_t len,
 			err, TS_EKEY, line,
 			"line %ld: unknown kind '%.*s' (expected account or user)",
 			line, (int)(w[0].len > 64 ? 64 : w[0].len), w[0].start);
-	if (n < 3)
-		return ts_error_set(err, TS_ESYNTAX, line,
-				    "line %ld: expected '%s NAME TARGET'", line,
-				    is_user ? "user" : "account");
-	if (n > 3)
+	if (n > 4)
 		return ts_error_set(
 			err, TS_ESYNTAX, line,
 			"line %ld: unexpected text after the target", line);
+	rc = parse_entry_fields(s, w, n, line, is_user, &t, &c, err);
+	if (rc)
+		return rc;
 	rc = parse_entity_name(&w[1], is_user, line, &nm, err);
 	if (rc)
 		return rc;
@@ -400,9 +517,6 @@ static int parse_target_line(struct ts_targets *tg, const char *s, size_t len,
 			err, TS_EINVAL, line,
 			"line %ld: account root always has 100%% of the usage; a target there means nothing",
 			line);
-	rc = parse_target(&w[2], line, &t, err);
-	if (rc)
-		return rc;
 	dup = find_entry(tg, is_user, nm.name, nm.name_len, nm.account,
 			 nm.account_len);
 	if (dup)
@@ -411,8 +525,8 @@ static int parse_target_line(struct ts_targets *tg, const char *s, size_t len,
 			"line %ld: duplicate target for %s %.*s (first on line %ld)",
 			line, is_user ? "user" : "account",
 			(int)(w[1].len > 64 ? 64 : w[1].len), w[1].start,
-			dup->target.line);
-	return add_entry(tg, is_user, &nm, &t, line, err);
+			dup->target.line ? dup->target.line : dup->fscap.line);
+	return add_entry(tg, is_user, &nm, &t, &c, line, err);
 }
 
 int ts_targets_parse(const char *text, size_t len, struct ts_targets **out,
@@ -475,15 +589,34 @@ size_t ts_targets_count(const struct ts_targets *tg)
 	return tg ? tg->n : 0;
 }
 
+size_t ts_targets_fscap_count(const struct ts_targets *tg)
+{
+	return tg ? tg->n_fscap : 0;
+}
+
+static const struct entry *find_named(const struct ts_targets *tg, int is_user,
+				      const char *name, const char *account)
+{
+	return find_entry(tg, is_user ? 1 : 0, name, strlen(name), account,
+			  account ? strlen(account) : 0);
+}
+
+const struct ts_fscap *ts_targets_find_fscap(const struct ts_targets *tg,
+					     int is_user, const char *name,
+					     const char *account)
+{
+	const struct entry *e = find_named(tg, is_user, name, account);
+
+	return e && e->fscap.kind != TS_FSCAP_NONE ? &e->fscap : NULL;
+}
+
 const struct ts_target *ts_targets_find(const struct ts_targets *tg,
 					int is_user, const char *name,
 					const char *account)
 {
-	const struct entry *e;
+	const struct entry *e = find_named(tg, is_user, name, account);
 
-	e = find_entry(tg, is_user ? 1 : 0, name, strlen(name), account,
-		       account ? strlen(account) : 0);
-	return e ? &e->target : NULL;
+	return e && e->has_target ? &e->target : NULL;
 }
 
 const struct ts_target *ts_targets_applicable(const struct ts_targets *tg,

@@ -21,6 +21,10 @@
  * (for a user, "user NAME@ACCOUNT" before "user NAME"), else the nearest
  * ancestor account's; the usage compared is then that account's.  A node
  * with none keeps the fair-share algorithm's own factor.
+ *
+ * An entry may also, or only, carry a feasibility cap (seed 003,
+ * 6.3.3.2), "fscap=N" (usage units) or "fscap=N%" (of all usage
+ * delivered): src/caps.h evaluates it; it never changes a factor.
  */
 #ifndef TS_TARGETS_H
 #define TS_TARGETS_H
@@ -45,6 +49,19 @@ struct ts_target {
 	enum ts_target_kind kind;
 	double percent; /* 0 .. 100 */
 	long line;	/* line of the targets file, 0 if none */
+};
+
+enum ts_fscap_kind {
+	TS_FSCAP_NONE,
+	TS_FSCAP_ABSOLUTE, /* "fscap=N": usage units (RawUsage's) */
+	TS_FSCAP_PERCENT,  /* "fscap=N%": of all usage delivered */
+};
+
+/* A feasibility cap: no job below it starts while usage >= value. */
+struct ts_fscap {
+	enum ts_fscap_kind kind;
+	double value; /* usage units, or percent 0 .. 100 */
+	long line;    /* line of the targets file */
 };
 
 struct ts_targets; /* parsed targets file; opaque */
@@ -80,13 +97,26 @@ int ts_targets_load(const char *path, struct ts_targets **out,
 /* ts_targets_free() - release tg (NULL is fine). */
 void ts_targets_free(struct ts_targets *tg);
 
-/* ts_targets_count() - number of entries. */
+/* ts_targets_count() - number of entries (lines with an entry). */
 size_t ts_targets_count(const struct ts_targets *tg);
+
+/* ts_targets_fscap_count() - number of entries with a feasibility cap. */
+size_t ts_targets_fscap_count(const struct ts_targets *tg);
+
+/*
+ * ts_targets_find_fscap() - the feasibility cap of an account or user
+ * entry, keyed as ts_targets_find().  RET the cap or NULL (no entry, or
+ * an entry without fscap=).
+ */
+const struct ts_fscap *ts_targets_find_fscap(const struct ts_targets *tg,
+					     int is_user, const char *name,
+					     const char *account);
 
 /*
  * ts_targets_find() - the entry for an account (is_user 0, account NULL)
  * or a user (is_user 1; account NULL for "user NAME", else the exact
- * "user NAME@ACCOUNT" entry).  RET the entry or NULL.
+ * "user NAME@ACCOUNT" entry).  RET the entry or NULL (also for an entry
+ * that only has a feasibility cap).
  */
 const struct ts_target *ts_targets_find(const struct ts_targets *tg,
 					int is_user, const char *name,

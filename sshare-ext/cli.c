@@ -32,6 +32,7 @@ enum {
 	OPT_DAMP,
 	OPT_JSON,
 	OPT_TREE,
+	OPT_TARGETS,
 };
 
 static const struct option long_options[] = {
@@ -59,6 +60,7 @@ static const struct option long_options[] = {
 	{ "damp", required_argument, 0, OPT_DAMP },
 	{ "json", no_argument, 0, OPT_JSON },
 	{ "tree", no_argument, 0, OPT_TREE },
+	{ "targets", required_argument, 0, OPT_TARGETS },
 	{ 0, 0, 0, 0 }
 };
 
@@ -106,6 +108,7 @@ Usage:  sshare-ext [OPTION]\n\
           --usage NAME=VALUE   what-if: NAME's raw usage (ancestors follow)\n\
           --algo=ALGO      offline: classic, depth_oblivious, fair_tree or pbs\n\
           --damp=N         offline: FairShareDampeningFactor (default 1)\n\
+          --targets=FILE   the fs_targets file: its fscap= caps (FSCap CapUsage CappedBy)\n\
 \n\
 Extended columns: TreeUsage Perc PBSFactor Rank ClassicFS DOFS FairTreeFS\n\
 (see sshare-ext(1)).\n");
@@ -388,6 +391,10 @@ enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 			free(c->input);
 			c->input = strdup(optarg);
 			break;
+		case OPT_TARGETS:
+			free(c->targets);
+			c->targets = strdup(optarg);
+			break;
 		case OPT_ALGO:
 			rc = parse_algo(c, optarg);
 			break;
@@ -432,6 +439,7 @@ void cli_free(struct cli *c)
 	free(c->format);
 	free(c->entity);
 	free(c->input);
+	free(c->targets);
 	free(c->clusters);
 	for (i = 0; i < c->n_what_ifs; i++) {
 		free(c->what_ifs[i].name);

@@ -42,9 +42,10 @@ struct cli {
 	char *clusters;	    /* -M, the last one given */
 	/* sshare-ext's */
 	enum view view;
-	char *entity; /* -g */
-	char *input;  /* --input FILE */
-	int algo_set; /* --algo given */
+	char *entity;  /* -g */
+	char *input;   /* --input FILE */
+	char *targets; /* --targets FILE: fscap= columns */
+	int algo_set;  /* --algo given */
 	enum ts_fs_algo algo;
 	int damp_set;
 	double damp; /* --damp */

@@ -31,6 +31,9 @@ struct field fields[F_COUNT] = {
 	[F_CLASSIC_FS] = { "ClassicFS", 10 },
 	[F_DO_FS] = { "DOFS", 10 },
 	[F_FAIR_TREE_FS] = { "FairTreeFS", 10 },
+	[F_FS_CAP] = { "FSCap", 10 },
+	[F_CAP_USAGE] = { "CapUsage", 10 },
+	[F_CAPPED_BY] = { "CappedBy", 20 },
 };
 
 #define EXTENDED "TreeUsage,Perc,PBSFactor,Rank,ClassicFS,DOFS,FairTreeFS"

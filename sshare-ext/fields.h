@@ -43,6 +43,9 @@ enum field_id {
 	F_CLASSIC_FS,
 	F_DO_FS,
 	F_FAIR_TREE_FS,
+	F_FS_CAP, /* --targets: cap_cells.h */
+	F_CAP_USAGE,
+	F_CAPPED_BY,
 	F_COUNT
 };
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cap_cells.h"
 #include "cli.h"
 #include "clusters.h"
 #include "fields.h"
@@ -49,6 +50,20 @@ static int parse_fields(const char *spec, struct field_list *list)
 	return -1;
 }
 
+/* sshare's default columns; with --targets the cap columns after them. */
+static const char *default_fields(const struct cli *c,
+				  const struct share_set *s, char *buf,
+				  size_t len)
+{
+	const char *d = fields_default(s->fs_rule == FS_RULE_FAIR_TREE,
+				       c->long_flag, c->partitions);
+
+	if (!c->targets)
+		return d;
+	snprintf(buf, len, "%s,FSCap,CapUsage,CappedBy", d);
+	return buf;
+}
+
 /*
  * Load the rows (offline file or the controller) and print the chosen
  * view.  RET the exit status.
@@ -61,7 +76,7 @@ static int load_and_print(const struct cli *c, struct share_set *s)
 
 	if (c->format && parse_fields(c->format, &list))
 		return EXIT_FAILURE;
-	need_tree = c->view != VIEW_TABLE ||
+	need_tree = c->view != VIEW_TABLE || c->targets ||
 		    (c->format ? fields_any_extended(&list) : c->long_flag);
 	if (c->input)
 		rc = share_file_load(s, c, need_tree, msg, sizeof(msg));
@@ -73,6 +88,8 @@ static int load_and_print(const struct cli *c, struct share_set *s)
 	}
 	if (rc > 0)
 		return EXIT_SUCCESS; /* the controller had nothing to say */
+	if (c->targets && cap_cells_load(s, c->targets, msg, sizeof(msg)))
+		return report_error(msg);
 
 	switch (c->view) {
 	case VIEW_PATH:
@@ -87,9 +104,7 @@ static int load_and_print(const struct cli *c, struct share_set *s)
 		break;
 	case VIEW_TABLE:
 		if (!c->format &&
-		    parse_fields(fields_default(s->fs_rule == FS_RULE_FAIR_TREE,
-						c->long_flag, c->partitions),
-				 &list))
+		    parse_fields(default_fields(c, s, msg, sizeof(msg)), &list))
 			return EXIT_FAILURE;
 		table_view(stdout, s, &list, c->mode, !c->no_header);
 		break;

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cap_cells.h"
 #include "entity.h"
 #include "views.h"
 
@@ -66,6 +67,21 @@ static void path(FILE *f, const struct share_set *s, long i)
 	free(up);
 }
 
+/* With --targets: the entity's fscap, its usage against it, capped by. */
+static void cap_lines(FILE *f, const struct share_set *s, long i)
+{
+	char v[TS_CAP_CELL_MAX];
+
+	if (!s->cap_by)
+		return;
+	fprintf(f, "fscap\t\t\t\t\t: %s\n",
+		cap_cell(s, i, F_FS_CAP, v, sizeof(v)) ? v : "none");
+	if (cap_cell(s, i, F_CAP_USAGE, v, sizeof(v)))
+		fprintf(f, "fscap usage\t\t\t\t: %s\n", v);
+	(void)cap_cell(s, i, F_CAPPED_BY, v, sizeof(v));
+	fprintf(f, "capped by\t\t\t\t: %s\n", v);
+}
+
 static void entity(FILE *f, const struct share_set *s, long i)
 {
 	const struct ts_tree *t = &s->tree;
@@ -91,6 +107,7 @@ static void entity(FILE *f, const struct share_set *s, long i)
 		s->consumed ? ", consumed CPU-seconds" : "");
 	ratio(r, sizeof(r), t->usage[i], e->perc[i]);
 	fprintf(f, "usage/perc\t\t\t\t: %s\n", r);
+	cap_lines(f, s, i);
 	fprintf(f, "Path from root: \n");
 	path(f, s, i);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "extended.h"
+#include "cap_cells.h"
 #include "share_set.h"
 
 void share_set_init(struct share_set *s)
@@ -35,6 +36,7 @@ void share_set_free(struct share_set *s)
 		ts_tree_free(&s->tree);
 	ts_fs_free(&s->main);
 	extended_free(&s->ext);
+	cap_cells_free(s);
 	share_set_init(s);
 }
 

@@ -17,6 +17,7 @@
 
 #include "fairshare.h"
 #include "no_val.h"
+#include "targets.h"
 #include "tree.h"
 
 /* Slurm's markers, as the shares RPC carries them (slurm.h, slurmdb.h). */
@@ -94,6 +95,9 @@ struct share_set {
 	struct ts_fs main; /* offline: algo's results, the rows' columns */
 	struct share_ext ext;
 	int have_ext;
+	/* --targets: the feasibility caps (cap_cells.h), or NULL. */
+	struct ts_targets *targets;
+	long *cap_by; /* per tree node: src/caps.h's ts_caps_evaluate() */
 };
 
 /* share_set_init() - empty set. */

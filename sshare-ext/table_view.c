@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cap_cells.h"
 #include "extended.h"
 #include "views.h"
 
@@ -124,6 +125,7 @@ static void print_cell(const struct col_out *o, const struct share_set *s,
 		       struct indent *in, int last)
 {
 	int len = fields[f].len;
+	char cap[TS_CAP_CELL_MAX];
 	double v;
 
 	switch (f) {
@@ -182,6 +184,13 @@ static void print_cell(const struct col_out *o, const struct share_set *s,
 		break;
 	case F_USER:
 		col_str(o, len, r->is_user ? r->name : NULL, last);
+		break;
+	case F_FS_CAP:
+	case F_CAP_USAGE:
+	case F_CAPPED_BY:
+		col_str(o, len,
+			cap_cell(s, r->node, f, cap, sizeof(cap)) ? cap : NULL,
+			last);
 		break;
 	case F_RANK:
 		if (extended_value(s, r->node, f, &v))

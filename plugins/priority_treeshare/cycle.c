@@ -12,6 +12,7 @@
 #include <sys/time.h>
 
 #include "assoc_tree.h"
+#include "cap_hold.h"
 #include "checkpoint.h"
 #include "consumed_usage.h"
 #include "cycle.h"
@@ -248,8 +249,11 @@ static int fair_share(const struct priority_conf *c)
 			usage_windows_fill_tree(&tree.tree, node_of, &tree);
 	if (rc || assoc_tree_compute(&tree, c))
 		return -1;
+	rc = cap_table_build(&tree.tree, c);
 	assoc_mgr_lock(&write);
 	assoc_tree_write_back(&tree, c);
+	if (!rc)
+		cap_table_publish();
 	assoc_mgr_unlock(&write);
 	log_flag(PRIO,
 		 "%s: fair share of %zu associations (%zu users) computed",
@@ -329,6 +333,8 @@ static void run_cycle(const struct priority_conf *c, time_t start)
 		usage_windows_roll(start);
 	}
 	set_last_ran(start);
+	/* fscap=: after the tree, so that caps follow this cycle's usage. */
+	cap_hold_pass(c);
 }
 
 /* PriorityUsageResetPeriod; now is the cycle's start. */

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "assoc_tree.h"
+#include "cap_hold.h"
 #include "checkpoint.h"
 #include "cycle.h"
 #include "factors_rpc.h"
@@ -266,6 +267,7 @@ extern int fini(void)
 	}
 	checkpoint_fini();
 	usage_windows_fini();
+	cap_hold_fini();
 	fs_cache_free();
 	if (site_factor_up)
 		ts_site_factor_fini();
@@ -310,7 +312,11 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 		assoc_mgr_lock(locks);
 	}
 	memo.may_store = locks == &write;
-	prio = job_prio_compute(c, &p, job_ptr, time(NULL), &memo);
+	/* fscap=: a job of a capped association is held, not prioritised. */
+	if (cap_hold_at_set(job_ptr))
+		prio = 0;
+	else
+		prio = job_prio_compute(c, &p, job_ptr, time(NULL), &memo);
 	assoc_mgr_unlock(locks);
 
 	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,

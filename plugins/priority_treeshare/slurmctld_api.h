@@ -44,6 +44,7 @@
 #pragma weak last_part_update
 #pragma weak lock_slurmctld
 #pragma weak lock_state_files
+#pragma weak queue_job_scheduler
 #pragma weak slurmctld_tres_cnt
 #pragma weak unlock_slurmctld
 #pragma weak unlock_state_files

@@ -15,7 +15,11 @@
 #                                 engineer's): fairshare=pbs orders bob
 #                                 before suzy as PBS would; a bad key at
 #                                 reconfigure; a bad formula at start
+#   (g) scenario_caps.sh          priority/treeshare only (issue 20):
+#                                 fscap= feasibility caps hold and release
 #   (d) scenario-node-power.sh    node off/on/kill helpers of the power lab
+# TS_SCENARIOS="b c e f g d" (letters) runs only those after (a); unset,
+# all of them.
 # then "cluster down" and a check, by pid, that nothing it started is
 # left.  The cluster goes down on any exit (trap), logs stay.
 # The directory is $TS_CHECK_DIR_PREFIX<name> (default
@@ -44,7 +48,14 @@ export TS_CLUSTER_DIR TS_CLUSTER_LOCK_HOLDER=$TS_CLUSTER_DIR
 if [ "$PLUGIN" = priority/treeshare ]; then
 	. "$HERE/scenario_switch.sh"
 	. "$HERE/scenario_extensions.sh"
+	. "$HERE/scenario_caps.sh"
 fi
+
+# wanted LETTER - scenario LETTER is to run (TS_SCENARIOS, above).
+wanted()
+{
+	[ -z "${TS_SCENARIOS:-}" ] || [[ " $TS_SCENARIOS " == *" $1 "* ]]
+}
 
 UP_LOG=$(dirname "$TAP_FILE")/cluster-$P.up.log
 # The lock: fd 9 stays open (and locked) until this script exits.
@@ -97,14 +108,15 @@ ok "$P: cluster up starts munged, mariadbd, slurmdbd, slurmctld with $PLUGIN and
 sed 's/^/# /' "$UP_LOG"
 
 if scenario_usage_order; then
-	scenario_restart
-	scenario_reconfigure
+	wanted b && scenario_restart
+	wanted c && scenario_reconfigure
 	if [ "$PLUGIN" = priority/treeshare ]; then
-		scenario_switch
-		scenario_extensions
+		wanted e && scenario_switch
+		wanted f && scenario_extensions
+		wanted g && scenario_caps
 	fi
 fi
-scenario_node_power
+wanted d && scenario_node_power
 down_and_check
 diag "$P: scenarios done in $(($(date +%s) - t0))s; logs in $TS_CLUSTER_DIR/log"
 [ "${TAP_FAILED:-0}" -eq 0 ]

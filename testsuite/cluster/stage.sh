@@ -9,7 +9,7 @@
 # build/lib/slurm/priority_treeshare.so exists.  The runs' TAP goes to
 # TAP_FILE numbered as one stream, each run's output is printed as a
 # block.  A watchdog stops a run that exceeds TS_CLUSTER_STAGE_TIMEOUT
-# seconds (default 660); its trap still takes its cluster down.  Then,
+# seconds (default 1080); its trap still takes its cluster down.  Then,
 # when treeshare is built, release-load.sh (the plugin in the installed
 # release's slurmctld, without slurmdbd) adds its lines.
 set -u -o pipefail
@@ -17,7 +17,7 @@ set -u -o pipefail
 TAP_FILE=${1:?usage: stage.sh TAP_FILE}
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
-LIMIT=${TS_CLUSTER_STAGE_TIMEOUT:-660}
+LIMIT=${TS_CLUSTER_STAGE_TIMEOUT:-1080}
 mkdir -p "$(dirname "$TAP_FILE")"
 TAP_FILE=$(readlink -f "$TAP_FILE")
 OUT=$(dirname "$TAP_FILE")
@@ -32,7 +32,7 @@ cat <<EOF
 cluster lab: real munged, mariadbd, slurmdbd, slurmctld and 4 slurmd on
 loopback, one cluster per priority plugin, in parallel:
   ${plugins[*]}
-Each run waits for several one-minute decay cycles (~4 min).
+Each run waits for several one-minute decay cycles (~4 min; treeshare ~11).
 EOF
 if [ ${#plugins[@]} -eq 1 ]; then
 	echo "priority/treeshare: not built (no build/lib/slurm/priority_treeshare.so); its run is skipped"

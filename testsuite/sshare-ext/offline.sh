@@ -413,14 +413,51 @@ t_overflow()
 }
 check "usage sums above 1.8e308 are refused naming the line or the --usage" t_overflow
 
+# --- fscap= feasibility caps (--targets) ----------------------------
+# seed 000: group2 1000 of 1200 = 83.33% >= 80%: group2, scott and suzy
+# capped by group2; bob's own 100 >= 100 (absolute); cathy@group1 8.33%
+# < 50%; group1 and the root not capped.
+t_caps()
+{
+	printf 'account group2 fscap=80%%\nuser bob fscap=100\nuser cathy@group1 fscap=50%%\n' \
+		>"$tmp/caps"
+	"$B" --input "$SEED" --targets "$tmp/caps" -a -P \
+		-o User,FSCap,CapUsage,CappedBy >"$tmp/capcols" || return 1
+	expect "group2 row" "$(grep -m1 '^|80.00%|' "$tmp/capcols")" \
+		"|80.00%|83.33%|group2" &&
+	expect "scott CappedBy" "$(cell "$tmp/capcols" scott CappedBy)" group2 &&
+	expect "suzy CappedBy" "$(cell "$tmp/capcols" suzy CappedBy)" group2 &&
+	expect "suzy FSCap" "$(cell "$tmp/capcols" suzy FSCap)" "" &&
+	expect "bob FSCap" "$(cell "$tmp/capcols" bob FSCap)" 100 &&
+	expect "bob CapUsage" "$(cell "$tmp/capcols" bob CapUsage)" 100 &&
+	expect "bob CappedBy" "$(cell "$tmp/capcols" bob CappedBy)" bob@group1 &&
+	expect "cathy CapUsage" "$(cell "$tmp/capcols" cathy CapUsage)" 8.33% &&
+	expect "cathy CappedBy" "$(cell "$tmp/capcols" cathy CappedBy)" no &&
+	expect "uncapped rows" "$(grep -c '|no$' "$tmp/capcols")" 3 || return 1
+	"$B" --input "$SEED" --targets "$tmp/caps" -l -P >"$tmp/capl" &&
+	head -n 1 "$tmp/capl" | grep -q '|FSCap|CapUsage|CappedBy$' ||
+		{ echo "-l with --targets: $(head -n 1 "$tmp/capl")"; return 1; }
+	"$B" --input "$SEED" --targets "$tmp/caps" -g scott >"$tmp/capg" &&
+	grep -qxF "$(printf 'fscap\t\t\t\t\t: none')" "$tmp/capg" &&
+	grep -qxF "$(printf 'capped by\t\t\t\t: group2')" "$tmp/capg" ||
+		{ echo "-g scott:"; cat "$tmp/capg"; return 1; }
+	"$B" --input "$SEED" --targets "$tmp/caps" -g bob >"$tmp/capg" &&
+	grep -qxF "$(printf 'fscap usage\t\t\t\t: 100')" "$tmp/capg" ||
+		{ echo "-g bob:"; cat "$tmp/capg"; return 1; }
+	printf 'account group2 20 fscap=8x\n' >"$tmp/badcaps"
+	one_error "sshare-ext: error: --targets $tmp/badcaps: line 1 column 19: fscap '8x' is not an amount of usage (N) or a percentage (N%)" \
+		"$B" --input "$SEED" --targets "$tmp/badcaps"
+}
+check "seed000 with fscap=: FSCap, CapUsage, CappedBy for every association, -l and -g show them, a bad cap named by line and column" t_caps
+
 t_help()
 {
 	"$B" --help | grep -q -- '--input=FILE' &&
 	"$B" --usage | grep -q -- '--input=FILE' &&
 	"$B" -V | grep -q '^sshare-ext' &&
-	[ "$("$B" -e | tr -s ' \n' '\n\n' | grep -c .)" = 22 ] ||
+	[ "$("$B" -e | tr -s ' \n' '\n\n' | grep -c .)" = 25 ] ||
 		{ echo "help/usage/version/helpformat"; return 1; }
 }
-check "--help, --usage, -V and -e (22 fields) exit 0" t_help
+check "--help, --usage, -V and -e (25 fields) exit 0" t_help
 
 [ "${TAP_FAILED:-0}" = 0 ]

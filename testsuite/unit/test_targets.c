@@ -199,8 +199,12 @@ START_TEST(each_file_error_names_its_line_and_reason)
 		     "line 1: target '20+-' is not a percentage (N, N- or "
 		     "N+)");
 	expect_error("# c\nuser x\n", TS_ESYNTAX, 2,
-		     "line 2: expected 'user NAME TARGET'");
+		     "line 2: expected 'user NAME TARGET', 'user NAME "
+		     "fscap=CAP' or both");
 	expect_error("account a 10 extra\n", TS_ESYNTAX, 1,
+		     "line 1 column 14: unexpected text 'extra' (TARGET "
+		     "comes before fscap=, once)");
+	expect_error("account a 10 fscap=5 x\n", TS_ESYNTAX, 1,
 		     "line 1: unexpected text after the target");
 	expect_error("account a 10\nuser b 1\naccount a 20-\n", TS_EINVAL, 3,
 		     "line 3: duplicate target for account a (first on line "

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cap_hold.c - feasibility caps held in slurmctld (see cap_hold.h).
+ */
+#include "slurmctld_api.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/caps.h"
+#include "src/job_set.h"
+
+#include "cap_hold.h"
+#include "job_prio.h"
+
+#define REASON_MAX 160 /* "FairshareCap:" + names + figures */
+
+/* Association id -> reason its jobs may not start (text -1: none). */
+struct cap_table {
+	uint32_t *key; /* 0: empty slot */
+	int32_t *text;
+	size_t size; /* power of two, or 0: no caps configured */
+	char (*texts)[REASON_MAX];
+};
+
+/* live: read under the assoc read lock; staged: the cycle thread's. */
+static struct cap_table live, staged;
+
+/*
+ * cap_mutex guards the sets against readers outside the job write lock;
+ * writers also hold the job write lock (priority_p_set(), the pass).
+ */
+static pthread_mutex_t cap_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct ts_job_set held, exempt;
+static bool adopted; /* a pass has looked for holds in the job records */
+
+static void table_free(struct cap_table *t)
+{
+	free(t->key);
+	free(t->text);
+	free(t->texts);
+	memset(t, 0, sizeof(*t));
+}
+
+static size_t cap_slot(const struct cap_table *t, uint32_t id)
+{
+	size_t i = (size_t)(id * UINT32_C(0x9e3779b1)) & (t->size - 1);
+
+	while (t->key[i] && t->key[i] != id)
+		i = (i + 1) & (t->size - 1);
+	return i;
+}
+
+int cap_table_build(const struct ts_tree *t, const struct priority_conf *c)
+{
+	size_t i, size = 16, n_texts = 0;
+	long *by = NULL, *text_of = NULL;
+	struct cap_table nt = { 0 };
+
+	table_free(&staged);
+	if (!c->targets || !ts_targets_fscap_count(c->targets) || !t->n)
+		return 0;
+	while (size < 2 * t->n)
+		size *= 2;
+	by = malloc(t->n * sizeof(*by));
+	text_of = malloc(t->n * sizeof(*text_of));
+	nt.key = calloc(size, sizeof(*nt.key));
+	nt.text = malloc(size * sizeof(*nt.text));
+	if (!by || !text_of || !nt.key || !nt.text)
+		goto nomem;
+	nt.size = size;
+	(void)ts_caps_evaluate(c->targets, t, by);
+	for (i = 0; i < t->n; i++)
+		text_of[i] = by[i] == (long)i ? (long)n_texts++ : -1;
+	nt.texts = malloc((n_texts ? n_texts : 1) * sizeof(*nt.texts));
+	if (!nt.texts)
+		goto nomem;
+	for (i = 0; i < t->n; i++) {
+		size_t s;
+
+		if (text_of[i] >= 0)
+			ts_caps_describe(c->targets, t, i, nt.texts[text_of[i]],
+					 REASON_MAX);
+		if (!t->id[i])
+			continue;
+		s = cap_slot(&nt, t->id[i]);
+		nt.key[s] = t->id[i];
+		nt.text[s] = by[i] == TS_NO_NODE ? -1 : (int32_t)text_of[by[i]];
+	}
+	log_flag(PRIO, "%s: fscap: %zu of %zu associations over their cap",
+		 plugin_type, n_texts, t->n);
+	free(by);
+	free(text_of);
+	staged = nt;
+	return 0;
+nomem:
+	error("%s: fscap: no memory for %zu associations; last caps kept",
+	      plugin_type, t->n);
+	free(by);
+	free(text_of);
+	table_free(&nt);
+	return -1;
+}
+
+void cap_table_publish(void)
+{
+	struct cap_table old = live;
+
+	live = staged;
+	staged = old; /* freed at the next build */
+}
+
+/*
+ * The reason the jobs of association a may not start, or NULL.  An
+ * association added since the cycle is looked up by its nearest
+ * ancestor in the table.  Assoc read lock held; allocates nothing.
+ */
+static const char *reason_of(const slurmdb_assoc_rec_t *a)
+{
+	if (!live.size)
+		return NULL;
+	for (; a; a = a->usage ? a->usage->parent_assoc_ptr : NULL) {
+		size_t s = cap_slot(&live, a->id);
+
+		if (live.key[s])
+			return live.text[s] < 0 ? NULL
+						: live.texts[live.text[s]];
+	}
+	return NULL;
+}
+
+static struct ts_job_key job_key(const job_record_t *job)
+{
+	struct ts_job_key k = {
+		job->array_job_id ? job->array_job_id : job->job_id,
+		job->details ? (int64_t)job->details->submit_time : 0,
+	};
+
+	return k;
+}
+
+/* A hold this plugin wrote, found in a job record (after a restart). */
+static bool cap_held_record(const job_record_t *job)
+{
+	return job->priority == 0 && !job->direct_set_prio &&
+	       job->state_reason == WAIT_HELD && job->state_desc &&
+	       !strncmp(job->state_desc, TS_CAPS_REASON_PREFIX,
+			strlen(TS_CAPS_REASON_PREFIX));
+}
+
+/* Hold job with reason, or refresh a hold whose text Slurm dropped. */
+static void hold(job_record_t *job, const char *reason, bool was_held)
+{
+	if (job->priority == 0 && job->state_reason == WAIT_HELD &&
+	    job->state_desc && !strcmp(job->state_desc, reason))
+		return;
+	job->priority = 0;
+	job->state_reason = WAIT_HELD;
+	xfree(job->state_desc);
+	job->state_desc = xstrdup(reason);
+	if (!was_held)
+		info("%s: %pJ held: %s", plugin_type, job, reason);
+	last_job_update = time(NULL);
+}
+
+static bool held_key_add(struct ts_job_set *s, struct ts_job_key k)
+{
+	struct ts_error err = TS_ERROR_INIT;
+
+	if (!ts_job_set_add(s, k, &err))
+		return true;
+	error("%s: fscap: %s", plugin_type, err.msg);
+	return false;
+}
+
+bool cap_hold_at_set(job_record_t *job)
+{
+	struct ts_job_key k = job_key(job);
+	const char *reason;
+	bool now_held = false;
+
+	slurm_mutex_lock(&cap_mutex);
+	if (job->priority == 0 && !job->direct_set_prio &&
+	    job->state_reason == WAIT_HELD && ts_job_set_has(&held, k)) {
+		/* Only an operator's scontrol release gets here. */
+		(void)ts_job_set_remove(&held, k);
+		if (held_key_add(&exempt, k))
+			info("%s: %pJ released by an operator: exempt from fscap until it starts",
+			     plugin_type, job);
+	} else if (IS_JOB_PENDING(job) &&
+		   !(job->direct_set_prio && job->priority > 0) &&
+		   !ts_job_set_has(&exempt, k) &&
+		   (reason = reason_of(job->assoc_ptr)) &&
+		   held_key_add(&held, k)) {
+		hold(job, reason, false);
+		now_held = true;
+	}
+	slurm_mutex_unlock(&cap_mutex);
+	return now_held;
+}
+
+/* One cap pass's state, carried through list_for_each_ro(). */
+struct cap_pass {
+	const struct priority_conf *c;
+	struct ts_prio_config p;
+	time_t now;
+	struct ts_job_set held, exempt; /* rebuilt from the jobs */
+	size_t n_held, n_released;
+};
+
+static void release(struct cap_pass *cp, job_record_t *job)
+{
+	struct fs_memo memo = { 0 };
+	uint32_t prio;
+
+	job->state_reason = WAIT_NO_REASON;
+	xfree(job->state_desc);
+	prio = job_prio_compute(cp->c, &cp->p, job, cp->now, &memo);
+	job->priority = prio ? prio : 1;
+	last_job_update = cp->now;
+	cp->n_released++;
+	info("%s: %pJ released: no longer over a fair-share cap", plugin_type,
+	     job);
+}
+
+/*
+ * One job of the pass (list_for_each_ro() callback): only pending jobs;
+ * an exempt one stays exempt; one of ours (held set, or our text in its
+ * record) is refreshed or released; any other pending job with a
+ * priority of its own is held when its association is capped.
+ */
+static int cap_pass_job(void *x, void *arg)
+{
+	struct cap_pass *cp = arg;
+	job_record_t *job = x;
+	struct ts_job_key k = job_key(job);
+	const char *reason;
+	bool mine;
+
+	if (!IS_JOB_PENDING(job) || IS_JOB_COMPLETING(job) || !k.id)
+		return 0;
+	if (ts_job_set_has(&exempt, k)) {
+		(void)held_key_add(&cp->exempt, k);
+		return 0;
+	}
+	mine = ts_job_set_has(&held, k) || cap_held_record(job);
+	reason = reason_of(job->assoc_ptr);
+	if (mine && job->priority == 0 && !job->direct_set_prio &&
+	    job->state_reason != WAIT_HELD_USER) {
+		if (!reason) {
+			release(cp, job);
+		} else if (held_key_add(&cp->held, k)) {
+			hold(job, reason, true);
+			cp->n_held++;
+		}
+		return 0;
+	}
+	/* Someone else's hold, or an operator-set priority: theirs. */
+	if (job->priority == 0 || job->direct_set_prio || !reason)
+		return 0;
+	if (held_key_add(&cp->held, k)) {
+		hold(job, reason, false);
+		cp->n_held++;
+	}
+	return 0;
+}
+
+void cap_hold_pass(const struct priority_conf *c)
+{
+	slurmctld_lock_t job_write = { .job = WRITE_LOCK,
+				       .node = READ_LOCK,
+				       .part = READ_LOCK };
+	assoc_mgr_lock_t read = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	struct cap_pass cp = { .c = c, .p = conf_prio_now(c) };
+	struct ts_job_set old_held, old_exempt;
+	size_t n_exempt;
+
+	/* Nothing configured, nothing held, nothing to adopt. */
+	if (!live.size && !held.n && !exempt.n && adopted)
+		return;
+	if (!job_list)
+		return;
+	lock_slurmctld(job_write);
+	assoc_mgr_lock(&read);
+	cp.now = time(NULL);
+	(void)list_for_each_ro(job_list, cap_pass_job, &cp);
+	assoc_mgr_unlock(&read);
+	n_exempt = cp.exempt.n;
+	slurm_mutex_lock(&cap_mutex);
+	old_held = held;
+	old_exempt = exempt;
+	held = cp.held;
+	exempt = cp.exempt;
+	adopted = true;
+	slurm_mutex_unlock(&cap_mutex);
+	unlock_slurmctld(job_write);
+	ts_job_set_free(&old_held);
+	ts_job_set_free(&old_exempt);
+	if (cp.n_released && &queue_job_scheduler)
+		queue_job_scheduler();
+	log_flag(PRIO, "%s: fscap: %zu jobs held, %zu released, %zu exempt",
+		 plugin_type, cp.n_held, cp.n_released, n_exempt);
+}
+
+void cap_hold_counts(size_t *n_held, size_t *n_exempt)
+{
+	slurm_mutex_lock(&cap_mutex);
+	*n_held = held.n;
+	*n_exempt = exempt.n;
+	slurm_mutex_unlock(&cap_mutex);
+}
+
+void cap_hold_fini(void)
+{
+	slurm_mutex_lock(&cap_mutex);
+	ts_job_set_free(&held);
+	ts_job_set_free(&exempt);
+	adopted = false;
+	slurm_mutex_unlock(&cap_mutex);
+	table_free(&live);
+	table_free(&staged);
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cap_hold.h - Maui feasibility caps (fscap= in the targets file,
+ * src/caps.h) enforced in an unmodified slurmctld by a "cap hold":
+ * priority 0, state_reason WAIT_HELD and a state_desc of our own
+ * ("FairshareCap:physics=31.25%>=30%"), which every start path honours
+ * (main scheduler, backfill, select_nodes at submission; see
+ * ../shared/labs/caps/SLURM-GATES.md).
+ *
+ *   cap table   per association id, the reason its jobs may not start,
+ *               or none; built each cycle from the tree (cap_table_
+ *               build(), no lock), published at write back (cap_table_
+ *               publish(), { .assoc = WRITE_LOCK }), read under
+ *               { .assoc = READ_LOCK }: a hash lookup, no allocation.
+ *   held set    jobs this plugin holds, keyed (array_job_id or job_id,
+ *               submit time); only these are ever released.
+ *   exempt set  jobs an operator released with scontrol release (an
+ *               override): never cap-held again while pending.
+ *
+ * A user's or an administrator's hold (direct_set_prio, WAIT_HELD_USER,
+ * any priority-0 job not in the held set) is never touched, and neither
+ * is a job that is not pending.
+ */
+#ifndef PT_CAP_HOLD_H
+#define PT_CAP_HOLD_H
+
+#include "slurmctld_api.h"
+
+#include <stdbool.h>
+
+#include "src/tree.h"
+
+#include "priority_conf.h"
+
+/*
+ * cap_table_build() - evaluate c's caps on tree t (usage filled, root =
+ * all delivered) into a table kept aside; no lock.  RET 0, or -1 (logged;
+ * the published table then stays).
+ */
+int cap_table_build(const struct ts_tree *t, const struct priority_conf *c);
+
+/* cap_table_publish() - the table built last goes live.  Assoc write lock. */
+void cap_table_publish(void);
+
+/*
+ * cap_hold_at_set() - priority_p_set()'s step, before the priority is
+ * computed; the caller holds the job write lock and { .assoc =
+ * READ_LOCK }.  An operator's release of a cap-held job exempts it.
+ * RET true when the job is now cap-held: its priority is to be 0.
+ */
+bool cap_hold_at_set(job_record_t *job);
+
+/*
+ * cap_hold_pass() - the decay cycle's cap step: hold pending jobs of
+ * capped associations, refresh the reason of held ones, release those no
+ * longer capped (priority recomputed, scheduler queued), adopt cap holds
+ * found in the job records (after a restart: state_desc prefix).  Takes
+ * the job write lock and the association read lock itself.
+ */
+void cap_hold_pass(const struct priority_conf *c);
+
+/* cap_hold_counts() - jobs held and exempt now (for logs and tests). */
+void cap_hold_counts(size_t *held, size_t *exempt);
+
+/* cap_hold_fini() - release all memory (plugin fini). */
+void cap_hold_fini(void);
+
+#endif /* PT_CAP_HOLD_H */
