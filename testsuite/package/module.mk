@@ -8,8 +8,9 @@ CHECK_STAGES += install
 check-install: programs
 	@bash testsuite/package/install.sh $(BUILD)
 #   package   make deb in a checkout only root can read (a clone in a
-#             mode-700 directory, private_checkout.sh; ~2 min), then
-#             make deb's packages in a fresh Debian root (mmdebstrap):
+#             mode-700 directory, private_checkout.sh; ~2 min; its
+#             packages are the ones tested next, so they are built once),
+#             then make deb's packages in a fresh Debian root (mmdebstrap):
 #             apt-get install, the cluster lab from the default PluginDir
 #             against the build tree's plugin on one state,
 #             treeshare-as-multifactor, purge (stage.sh, in-root.sh;
@@ -17,7 +18,7 @@ check-install: programs
 #             other stages (CHECK_STAGES_CI), or make check-package.
 CHECK_STAGES_CI += package
 .PHONY: check-package
-check-package: deb
+check-package: deps-deb
 	@bash testsuite/package/stage.sh $(BUILD)
 #   as-multifactor  treeshare built as priority_multifactor.so, loaded by
 #             ts-harness as priority/multifactor, against priority/treeshare

@@ -10,7 +10,9 @@
 # over it (so uncommitted changes are what is tested) and build/slurm-src
 # linked to this build's.  make deb must exit 0 with both packages built,
 # lintian having read them (its "no error" line, and not "is not a
-# readable file").  TAP appended to TAP_FILE; needs root.  ~2 min.
+# readable file").  Its packages are then copied to BUILD/deb: they are
+# the ones the rest of the stage installs (one make deb, not two).  TAP
+# appended to TAP_FILE; needs root.  ~2 min.
 set -u -o pipefail
 build=${1:-build}
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -48,6 +50,9 @@ if [ "$mode" = 700 ] && [ "$rc" = 0 ] && [ "${#found[@]}" = 2 ] &&
    grep -q '^build-deb: lintian: no error' "$log" &&
    ! grep -q 'is not a readable file' "$co/build/deb/lintian.txt"; then
 	ok "$name: exit 0, both packages ($debs), lintian read them ($(($(date +%s) - t))s)"
+	rm -rf "$top/$build/deb"
+	mkdir -p "$top/$build/deb"
+	cp -p "$co"/build/deb/*.deb "$co"/build/deb/lintian.txt "$top/$build/deb/"
 else
 	not_ok "$name: exit 0, both packages, lintian read them" \
 		"directory mode $mode; make deb exit $rc; packages: ${debs:-none}" \
