@@ -12,11 +12,11 @@ all: $(NP_BIN)
 
 $(BUILD)/obj/node_power/%.o: plugins/node_power/%.c $(wildcard plugins/node_power/*.h src/*.h src/power/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(NP_JSON_CFLAGS) -Iplugins/node_power -c -o $@ $<
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(NP_JSON_CFLAGS) $(SLURM_API_CFLAGS) -Iplugins/node_power -c -o $@ $<
 
 $(NP_BIN): $(NP_OBJS) $(LIBTS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(NP_OBJS) $(LIBTS) $(NP_JSON_LIBS) -lslurm
+	$(CC) $(LDFLAGS) -o $@ $(NP_OBJS) $(LIBTS) $(NP_JSON_LIBS) $(SLURM_API_LIBS)
 	@for l in $(NP_LINKS); do ln -sf node_power $(dir $@)$$l; done
 
 # The lead's "install" depends on this target.
