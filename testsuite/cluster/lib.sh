@@ -8,8 +8,9 @@
 #   ts_wait_usage_change 75 && ts_snapshot after-usage
 #
 # Every function works on the cluster in $TS_CLUSTER_DIR (default
-# <top>/build/cluster), talks to it only through Debian's Slurm commands
-# with SLURM_CONF pointed at that cluster, and bounds every wait.
+# <top>/build/cluster), talks to it only through Slurm's commands (Debian's,
+# or SLURM_PREFIX's: slurm-prefix.sh) with SLURM_CONF pointed at that
+# cluster, and bounds every wait.
 # docs/cluster-lab.7 (LIBRARY) lists them all.
 
 TS_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -25,6 +26,10 @@ TS_CLUSTER_DIR=$(readlink -f "${TS_CLUSTER_DIR:-$TS_TOP/build/cluster}")
 export TS_CLUSTER_DIR
 export SLURM_CONF=$TS_CLUSTER_DIR/etc/slurm.conf
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+# shellcheck source=slurm-prefix.sh
+. "$TS_LIB_DIR/slurm-prefix.sh"
+ts_slurm_prefix_init "$TS_CLUSTER_DIR" || return 1
+export PATH
 
 # shellcheck source=tap.sh
 . "$TS_LIB_DIR/tap.sh"
