@@ -44,7 +44,6 @@ SLURM_SRC ?= $(BUILD)/upstream/slurm-$(SLURM_TARBALL_VERSION)
 SLURM_PREFIX ?= $(abspath $(BUILD)/upstream/inst-$(SLURM_TARBALL_VERSION))
 endif
 SLURM_SRC ?= $(BUILD)/slurm-src
-SLURM_PREFIX ?=
 # The PluginDir of the Slurm we build against (its configured source is
 # Debian's installed version): where Debian's slurm-wlm-basic-plugins put
 # priority_multifactor.so, on Debian /usr/lib/<multiarch>/slurm-wlm.
@@ -53,21 +52,25 @@ SLURM_PLUGINDIR := $(patsubst %/priority_multifactor.so,%,$(filter \
 	%/priority_multifactor.so,$(shell dpkg-query -L \
 	slurm-wlm-basic-plugins 2>/dev/null)))
 DEB_PLUGINDIR := $(or $(SLURM_PLUGINDIR),/usr/lib/x86_64-linux-gnu/slurm-wlm)
-# REF_PLUGINDIR: the PluginDir of the Slurm the tests run (its
-# priority/multifactor is the reference; the lab loads its plugins).
+# SLURM_PREFIX: the install prefix of a Slurm built from source (the
+# SLURM_SRC tree, installed); empty: Debian's packages.  REF_PLUGINDIR
+# is that Slurm's PluginDir: its libslurmfull.so and its own
+# priority_multifactor.so, the parity reference of ts-harness.
+SLURM_PREFIX ?=
 REF_PLUGINDIR := $(if $(SLURM_PREFIX),$(SLURM_PREFIX)/lib/slurm,$(DEB_PLUGINDIR))
-PLUGINDIR ?= $(or $(if $(SLURM_PREFIX),$(REF_PLUGINDIR)),$(SLURM_PLUGINDIR),$(PREFIX)/lib/slurm)
+# Clients (sshare-ext, node_power) link that Slurm's own libslurm.
+SLURM_LIB_LDFLAGS = $(if $(SLURM_PREFIX),-L$(SLURM_PREFIX)/lib \
+	-Wl$(comma)-rpath$(comma)$(SLURM_PREFIX)/lib)
+PLUGINDIR ?= $(if $(SLURM_PREFIX),$(REF_PLUGINDIR),$(or $(SLURM_PLUGINDIR),$(PREFIX)/lib/slurm))
 MANDIR ?= $(PREFIX)/share/man
 # The configured tree's release, "22.05" or "24.11" (empty before make
 # deps); plugins/slurm_compat.h refuses a release it does not know.
 SLURM_SERIES := $(shell sed -n 's/^\#define SLURM_VERSION_STRING "\([0-9]*\.[0-9]*\)\..*"/\1/p' \
 	$(SLURM_SRC)/config.h 2>/dev/null)
 comma := ,
-# Slurm's public API (slurm/slurm.h, libslurm) for sshare-ext and
-# node_power: Debian's libslurm-dev, or SLURM_PREFIX's.
-SLURM_API_CFLAGS := $(if $(SLURM_PREFIX),-I$(SLURM_PREFIX)/include)
-SLURM_API_LIBS := $(if $(SLURM_PREFIX),-L$(SLURM_PREFIX)/lib \
-	-Wl$(comma)-rpath$(comma)$(SLURM_PREFIX)/lib) -lslurm
+# Slurm's public slurm.h for sshare-ext and node_power: Debian's
+# libslurm-dev, or SLURM_PREFIX's (the libslurm they link, below).
+SLURM_API_CFLAGS = $(if $(SLURM_PREFIX),-I$(SLURM_PREFIX)/include)
 
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
@@ -89,15 +92,20 @@ deps:
 # read.  So, while $(SLURM_SRC) is not configured, $(BUILD)/deps.mk is
 # included: GNU make remakes it first (running make deps, as root), then
 # reads every makefile again.  Not root: one line saying what to run.
+# A SLURM_SRC given on the command line or in the environment (a site's
+# own configured tree, an upstream release) is never configured by make
+# deps: contrib/slurm-src-check.sh accepts or refuses it as it is.
 DEPS_STAMP := $(SLURM_SRC)/.treeshare-configured
 DEPS_MK := $(BUILD)/deps$(SLURM_TARBALL_VERSION:%=-%).mk
 NO_DEPS_GOALS := deps deps-deb clean help check-upstream
+ifeq ($(origin SLURM_SRC),file)
 ifeq ($(wildcard $(DEPS_STAMP)),)
 ifneq ($(filter-out $(NO_DEPS_GOALS) print-%,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell id -u),0)
 $(error $(SLURM_SRC) is not configured yet: run "make deps" as root (it installs Debian's packages and configures Slurm's source), then make again)
 endif
 include $(DEPS_MK)
+endif
 endif
 endif
 $(DEPS_MK):

@@ -9,7 +9,7 @@
 #     SLURM_VERSION_NUMBER is META's Major.Minor.Micro;
 #   - not a git snapshot: a tree with .git must have HEAD exactly at the
 #     release's tag (slurm-MM-mm-u-1) with no tracked file changed;
-#   - a supported release: plugins/slurm_compat.h, the one place that
+#   - of a supported series: plugins/slurm_compat.h, the one place that
 #     knows the releases, must compile against the tree (it stops with
 #     #error on any other release; its message is passed on).
 # A plugin built against anything else may load into a slurmctld of the

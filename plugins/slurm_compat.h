@@ -5,21 +5,24 @@
  * the release.  src/ never includes it; the plugin, ts-harness and
  * sshare-ext's libslurm layer do, after config.h of the configured tree.
  *
- *   22.05.8   Debian 12 (bookworm)   plugin ABI 0x160508   built, tested
- *   24.11.5   Debian 13 (trixie)     plugin ABI 0x180b05   built, tested
- *   26.05.5   Debian forky/sid       plugin ABI 0x1a0505   written from
- *             ../shared/labs/compat/RECIPE.md section 5 only: refused
- *             unless TS_SLURM_UNTESTED is defined (no exact source to
- *             build against yet; see the 26.05 notes below)
+ *   series  where it comes from            first tested micro (plugin ABI)
+ *   22.05   Debian 12 (bookworm)           22.05.8 (0x160508)
+ *   24.11   Debian 13 (trixie)             24.11.5 (0x180b05)
+ *   25.05   SchedMD's release source       25.05.8 (0x190508)
+ *   25.11   SchedMD's release source       25.11.7 (0x190b07)
+ *   26.05   SchedMD's release source       26.05.3 (0x1a0503)
  *
- * Slurm's loader refuses a plugin of another major.minor.micro, and
- * structure layouts change between releases, so any other tree is refused
- * here, by name, rather than producing a plugin that loads and then
- * misbehaves.
+ * Any micro release of these series is accepted, built against that
+ * micro's own configured tree: Slurm's loader takes only the exact
+ * major.minor.micro the plugin was built for, and structures move inside
+ * a series (job_record_t twice in 24.11), so one build per micro.
+ * contrib/slurm-src-check.sh refuses pre-releases, snapshots and
+ * unconfigured trees; an unknown series is refused here, by name.
  *
- * A change is keyed on the release that brought it where that is known
- * (RECIPE section 5), else on the first supported release that has it;
- * only the releases above ever pass the check below.
+ * Every difference is keyed on the release that brought it
+ * (SLURM_VERSION_NUM of the change, as dated from the release sources in
+ * ../shared/labs/compat/UPSTREAM-API.md), never on a micro release
+ * that merely has it.
  *
  * Sections: the release check; types and calls common to every user;
  * the controller side (TS_COMPAT_CTLD defined before inclusion: the
@@ -38,21 +41,17 @@
 
 /* ------------------------------------------------------------ release */
 
-#define TS_SLURM_22_05 SLURM_VERSION_NUM(22, 5, 8)
-#define TS_SLURM_24_11 SLURM_VERSION_NUM(24, 11, 5)
-#define TS_SLURM_26_05 SLURM_VERSION_NUM(26, 5, 5)
+#define TS_SLURM_SERIES (SLURM_VERSION_NUMBER & 0xffff00)
 
-#if SLURM_VERSION_NUMBER == TS_SLURM_22_05 ||                                  \
-	SLURM_VERSION_NUMBER == TS_SLURM_24_11
+#if TS_SLURM_SERIES == SLURM_VERSION_NUM(22, 5, 0) ||                          \
+	TS_SLURM_SERIES == SLURM_VERSION_NUM(24, 11, 0) ||                     \
+	TS_SLURM_SERIES == SLURM_VERSION_NUM(25, 5, 0) ||                      \
+	TS_SLURM_SERIES == SLURM_VERSION_NUM(25, 11, 0) ||                     \
+	TS_SLURM_SERIES == SLURM_VERSION_NUM(26, 5, 0)
 /* supported */
-#elif SLURM_VERSION_NUMBER == TS_SLURM_26_05 && defined(TS_SLURM_UNTESTED)
-#warning "Slurm 26.05.5: untested compatibility code (TS_SLURM_UNTESTED)"
-#elif SLURM_VERSION_NUMBER == TS_SLURM_26_05
-#pragma message("treeshare: the Slurm tree is " SLURM_VERSION_STRING)
-#error "Slurm 26.05.5 is not yet supported: its code is written (slurm_compat.h) but was never built against the exact 26.05.5 source; supported: 22.05.8, 24.11.5"
 #else
 #pragma message("treeshare: the Slurm tree is " SLURM_VERSION_STRING)
-#error "unsupported Slurm release (named in the note above); treeshare supports Slurm 22.05.8 (Debian 12) and 24.11.5 (Debian 13)"
+#error "unsupported Slurm release series (named in the note above); treeshare supports the series 22.05, 24.11, 25.05, 25.11 and 26.05"
 #endif
 
 /* ---------------------------------------------------------- all users */
@@ -62,6 +61,16 @@
 typedef struct xlist list_t;
 typedef struct listIterator list_itr_t;
 #endif
+
+/* The job of a sprio row: from 26.05 rows carry the whole step id. */
+static inline uint32_t ts_row_job_id(const priority_factors_object_t *row)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+	return row->step_id.job_id;
+#else
+	return row->job_id;
+#endif
+}
 
 /* ----------------------------------------------------- controller side */
 #ifdef TS_COMPAT_CTLD
@@ -221,10 +230,12 @@ static inline list_t *ts_job_qos_list(job_record_t *job)
  * job->part_prio (priority_mult_t) with the partition names, reallocated
  * after any partition change (last_part_update), for multi-partition
  * and multi-QOS jobs (partitions x QOS, QOS varying fastest), freed when
- * the job has neither.  26.05 renames part_prio to prio_mult (RECIPE
- * section 5; its layout is assumed unchanged, unverified).
+ * the job has neither.  Renamed prio_mult (same layout) in 24.11.7 and
+ * 25.05.1; 24.11.0-24.11.6 and 25.05.0 have part_prio.
  */
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 1) ||                     \
+	(TS_SLURM_SERIES == SLURM_VERSION_NUM(24, 11, 0) &&                    \
+	 SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 7))
 #define TS_JOB_PRIO_MULT prio_mult
 #elif SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
 #define TS_JOB_PRIO_MULT part_prio
@@ -389,27 +400,48 @@ static inline priority_factors_object_t *ts_row_new(job_record_t *job,
 	}
 #endif
 	row->cluster_name = NULL;
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+	/* 26.05: the whole id (sprio shows and matches the SLUID) */
+	row->step_id = job->step_id;
+#else
 	row->job_id = job->job_id;
+#endif
 	row->user_id = job->user_id;
 	return row;
 }
 
 /*
- * 26.05 drops priority_p_calc_fs_factor(): sshare prints the fs_factor
- * that slurmctld sends, so the plugin stores every association's
- * FairShare there (Fair Tree's users have theirs already).  Before 26.05
- * the field is Fair Tree's alone and this does nothing.
+ * 25.11 drops priority_p_calc_fs_factor(): the association's fs_factor is
+ * then the one FairShare of every algorithm (sshare's user rows,
+ * slurmrestd's shares, QOS UsageThreshold), so the plugin stores every
+ * user association's FairShare there.  Before 25.11 the field is Fair
+ * Tree's alone (the client computes the others): TS_STORES_FS_FACTOR
+ * false, and this does nothing.
  */
+#define TS_STORES_FS_FACTOR                                                    \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0))
+
 static inline void ts_assoc_set_fs_factor(slurmdb_assoc_rec_t *assoc,
 					  double factor)
 {
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+#if TS_STORES_FS_FACTOR
 	assoc->usage->fs_factor = factor;
 #else
 	(void)assoc;
 	(void)factor;
 #endif
 }
+
+/*
+ * 26.05 validates a heterogeneous job's limits at submission by a job
+ * begin and a job end of each pending component (proc_req.c
+ * _het_job_val_add()/_rem(), with AccountingStorageEnforce=limits): the
+ * plugin's job end sees a job that never started.  Nothing ran, so
+ * treeshare charges nothing there (multifactor charges the time since
+ * its last decay); see docs/priority_treeshare.5.
+ */
+#define TS_JOB_END_OF_PENDING_JOB                                              \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0))
 
 #endif /* TS_COMPAT_CTLD */
 

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # sshare-ext: the sshare-compatible client (sshare-ext(1)).  Linked with
 # libtreeshare for every number it computes and with libslurm (Debian's,
-# or SLURM_PREFIX's: SLURM_API_LIBS) for the shares RPC.  Only shares_rpc.c and clusters.c (-M) see Slurm's
+# or SLURM_PREFIX's) for the shares RPC.  Only shares_rpc.c and
+# clusters.c (-M) see Slurm's
 # internal headers (the message structs; plugins/slurm_compat.h), from the
 # configured source in $(SLURM_SRC).
 SSHARE_EXT_SRCS := $(wildcard sshare-ext/*.c)
@@ -21,4 +22,5 @@ $(BUILD)/obj/sshare-ext/%.o: sshare-ext/%.c $(wildcard sshare-ext/*.h src/*.h)
 
 $(SSHARE_EXT_BIN): $(SSHARE_EXT_OBJS) $(LIBTS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(SSHARE_EXT_OBJS) $(LIBTS) $(SLURM_API_LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $(SSHARE_EXT_OBJS) $(LIBTS) $(SLURM_LIB_LDFLAGS) \
+		-lslurm -lm

@@ -2,11 +2,13 @@
 /*
  * shares_rpc.c - the shares RPC through Debian's libslurm (shares_rpc.h).
  *
- * Slurm 22.05 has no public call for it (slurm_associations_get_shares()
- * arrived in 23.02), so we send REQUEST_SHARE_INFO with libslurm's
- * exported slurm_send_recv_controller_msg(), as sshare does, using the
- * message structs of Slurm's own headers (build/slurm-src, configured for
- * the installed version).  This is the only file that includes them;
+ * From 23.02 through libslurm's slurm_associations_get_shares(), which
+ * keeps slurm_msg_t (its layout changes inside a series) in the library.
+ * Slurm 22.05 has no public call for it, so there we send
+ * REQUEST_SHARE_INFO with libslurm's exported
+ * slurm_send_recv_controller_msg(), as sshare does, using the message
+ * structs of Slurm's own headers (SLURM_SRC, configured for the installed
+ * version).  This is the only file that includes them;
  * what differs between releases comes from plugins/slurm_compat.h (its
  * client side): the list types, slurm_free_ctl_conf().  The message
  * structs are the same in 24.11 but for List -> list_t *.  Failed calls
@@ -124,13 +126,26 @@ static list_t *str_list(char *const *v, size_t n)
 
 /*
  * One REQUEST_SHARE_INFO.  RET 0 with *out set (NULL: an empty answer),
- * or -1 with msg.
+ * or -1 with msg.  From 23.02 through libslurm's own call, so that
+ * slurm_msg_t stays inside the library (its layout moves inside a
+ * series: 25.11.3); the -M cluster clusters.c selected is libslurm's
+ * working_cluster_rec, which the call uses.  22.05 has no such call: the
+ * request is built here.
  */
 static int request(list_t *users, list_t *accounts, shares_response_msg_t **out,
 		   char *msg, size_t len)
 {
 	shares_request_msg_t req = { .acct_list = accounts,
 				     .user_list = users };
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+	*out = NULL;
+	if (slurm_associations_get_shares(&req, out) != SLURM_SUCCESS) {
+		snprintf(msg, len, "cannot get shares from slurmctld: %s",
+			 slurm_strerror(errno));
+		return -1;
+	}
+	return 0;
+#else
 	slurm_msg_t req_msg, resp_msg;
 	int rc;
 
@@ -165,6 +180,7 @@ static int request(list_t *users, list_t *accounts, shares_response_msg_t **out,
 			(unsigned)resp_msg.msg_type);
 		return -1;
 	}
+#endif
 }
 
 /* "name=N,..." of the counts, INFINITE64 ones left out; NULL if none. */

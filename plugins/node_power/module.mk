@@ -16,7 +16,8 @@ $(BUILD)/obj/node_power/%.o: plugins/node_power/%.c $(wildcard plugins/node_powe
 
 $(NP_BIN): $(NP_OBJS) $(LIBTS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(NP_OBJS) $(LIBTS) $(NP_JSON_LIBS) $(SLURM_API_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(NP_OBJS) $(LIBTS) $(NP_JSON_LIBS) \
+		$(SLURM_LIB_LDFLAGS) -lslurm
 	@for l in $(NP_LINKS); do ln -sf node_power $(dir $@)$$l; done
 
 # The lead's "install" depends on this target.

@@ -284,14 +284,16 @@ int assoc_tree_compute(struct assoc_tree *at, const struct priority_conf *c)
  * The fair-share factor a job of user association a gets, as Slurm's
  * _get_fairshare_priority() reads it after the write back: Fair Tree's
  * fs_factor, else 2^(-usage_efctv/shares_norm/damp) of the association
- * (its fs parent for Fairshare=parent).  Not known yet (*ready 0) for a
- * classic user, whose usage Slurm computes at its first pending job.
+ * (its fs parent for Fairshare=parent), cached.  RET it, or NAN when not
+ * known yet: a classic user, whose usage Slurm computes at its first
+ * pending job (or on demand).
  */
-static void cache_job_factor(struct assoc_tree *at, slurmdb_assoc_rec_t *a,
-			     size_t i, const struct priority_conf *c)
+static double cache_job_factor(struct assoc_tree *at, slurmdb_assoc_rec_t *a,
+			       size_t i, const struct priority_conf *c)
 {
 	const struct ts_fs_config *cfg = &c->fs;
 	slurmdb_assoc_rec_t *f = a;
+	double factor;
 
 	/* Only a formula reads a job's PBS values (computed only then). */
 	if (c->formula) {
@@ -303,20 +305,33 @@ static void cache_job_factor(struct assoc_tree *at, slurmdb_assoc_rec_t *a,
 	}
 	if (cfg->algo == TS_FS_FAIR_TREE) {
 		fs_cache_put(a->id, a->usage->fs_factor);
-		return;
+		return a->usage->fs_factor;
 	}
 	/* A target's factor, or PBS's: known now, nothing on demand. */
 	if (at->target_from[i] != TS_NO_NODE || cfg->algo == TS_FS_PBS) {
 		fs_cache_put(a->id, at->fs.fs_factor[i]);
-		return;
+		return at->fs.fs_factor[i];
 	}
 	if (a->shares_raw == SLURMDB_FS_USE_PARENT && a->usage->fs_assoc_ptr)
 		f = a->usage->fs_assoc_ptr;
-	if (!assoc_usage_is_unset(f))
-		fs_cache_put(a->id, ts_classic_factor(
-					    f->usage->usage_efctv,
-					    (long double)f->usage->shares_norm,
-					    cfg->damp));
+	if (assoc_usage_is_unset(f))
+		return NAN;
+	factor = ts_classic_factor(f->usage->usage_efctv,
+				   (long double)f->usage->shares_norm,
+				   cfg->damp);
+	fs_cache_put(a->id, factor);
+	return factor;
+}
+
+/*
+ * From 25.11 slurmctld reads every algorithm's FairShare from the
+ * record's fs_factor (sshare, slurmrestd, QOS UsageThreshold), as
+ * multifactor stores it outside Fair Tree's bit (under it, write_node()
+ * stores the algorithm's own).
+ */
+static bool stores_fs_factor(const struct priority_conf *c)
+{
+	return TS_STORES_FS_FACTOR && !(c->flags & PRIORITY_FLAGS_FAIR_TREE);
 }
 
 /*
@@ -358,8 +373,13 @@ static void write_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, size_t i,
 			u->fs_factor = fs->fs_factor[i];
 		u->level_fs = fs->level_fs[i];
 	}
-	if (a->user)
-		cache_job_factor(at, a, i, c);
+	if (a->user) {
+		double factor = cache_job_factor(at, a, i, c);
+
+		/* Unknown: every reader computes it on demand first. */
+		if (stores_fs_factor(c))
+			ts_assoc_set_fs_factor(a, isnan(factor) ? 0.0 : factor);
+	}
 }
 
 /* Write back one record (list_for_each_ro() callback); -1 stops. */
@@ -436,7 +456,8 @@ bool assoc_usage_is_unset(const slurmdb_assoc_rec_t *assoc)
  * classic functions: usage_norm from usage_raw and the root's, then
  * usage_efctv from the fs parent's stored one.
  */
-void assoc_usage_on_demand(slurmdb_assoc_rec_t *assoc)
+void assoc_usage_on_demand(slurmdb_assoc_rec_t *assoc,
+			   const struct priority_conf *c)
 {
 	slurmdb_assoc_rec_t *root = assoc_mgr_root_assoc;
 	slurmdb_assoc_usage_t *u = assoc->usage;
@@ -448,10 +469,40 @@ void assoc_usage_on_demand(slurmdb_assoc_rec_t *assoc)
 	u->usage_efctv = ts_classic_node_efctv(
 		u->usage_norm, top, top ? 0.0L : p->usage->usage_efctv,
 		tree_shares(assoc->shares_raw), u->level_shares);
+	if (c && assoc->user)
+		assoc_fs_factor_on_demand(assoc, c);
 	if (top)
 		return;
 	log_flag(PRIO, "%s: %s %s: usage %Lf of root, effective %Lf",
 		 plugin_type, assoc->user ? "user" : "account",
 		 assoc->user ? assoc->user : assoc->acct, u->usage_norm,
 		 u->usage_efctv);
+}
+
+void assoc_fs_factor_on_demand(slurmdb_assoc_rec_t *assoc,
+			       const struct priority_conf *c)
+{
+	slurmdb_assoc_rec_t *f = assoc;
+	double factor;
+
+	if (!stores_fs_factor(c) || c->fs.algo == TS_FS_FAIR_TREE)
+		return;
+	/* A target's factor, or one this cycle already gave its jobs. */
+	if (fs_cache_get(assoc->id, c->fs.algo, c->fs.damp, &factor)) {
+		ts_assoc_set_fs_factor(assoc, factor);
+		return;
+	}
+	if (assoc->shares_raw == SLURMDB_FS_USE_PARENT &&
+	    assoc->usage->fs_assoc_ptr)
+		f = assoc->usage->fs_assoc_ptr;
+	if (assoc_usage_is_unset(f))
+		factor = 0.0;
+	else if (c->fs.algo == TS_FS_PBS)
+		factor = ts_pbs_factor((double)f->usage->usage_efctv,
+				       f->usage->shares_norm);
+	else
+		factor = ts_classic_factor(f->usage->usage_efctv,
+					   (long double)f->usage->shares_norm,
+					   c->fs.damp);
+	ts_assoc_set_fs_factor(assoc, factor);
 }

@@ -75,7 +75,7 @@ static double job_fs(const struct priority_conf *c, job_record_t *job,
 	a = fs_assoc(job);
 	u = a->usage;
 	if (assoc_usage_is_unset(a))
-		assoc_usage_on_demand(a);
+		assoc_usage_on_demand(a, c);
 	if (c->fs.algo == TS_FS_FAIR_TREE) {
 		f = job->assoc_ptr->usage->fs_factor;
 	} else if (c->fs.algo == TS_FS_PBS) {

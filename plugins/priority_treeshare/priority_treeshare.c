@@ -367,7 +367,7 @@ extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 	xassert(assoc && assoc->usage);
 
 	slurm_mutex_lock(&on_demand_mutex);
-	assoc_usage_on_demand(assoc);
+	assoc_usage_on_demand(assoc, conf_get());
 	slurm_mutex_unlock(&on_demand_mutex);
 }
 
@@ -422,6 +422,15 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 
 	struct priority_conf *c = conf_get();
 
+	if (TS_JOB_END_OF_PENDING_JOB && !job_ptr->start_time) {
+		/* clang-format off */
+		log_flag(PRIO, "%s: %pJ ended before it started: nothing to charge",
+			 plugin_type, job_ptr);
+		/* clang-format on */
+		/* As charged: its real start resets it (job_end_time_reset) */
+		job_ptr->end_time_exp = (time_t)NO_VAL;
+		return;
+	}
 	log_flag(PRIO, "%s: %pJ ended", plugin_type, job_ptr);
 	cycle_usage_clock(&ran, &decay);
 	assoc_mgr_lock(&locks);

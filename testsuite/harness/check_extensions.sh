@@ -307,3 +307,30 @@ grep -q "usage_window changed 43200 -> 14400 s: 4 windows of 43200 s roll out by
 	[ "$(field "$o" 5 root 9)" = "$(field "$r" 5 root 9)" ]
 check maui_window_length_change_at_reconfigure_keeps_usage_and_logs_rollout $? \
 	"cycle 5 john/root $(field "$o" 5 john 9)/$(field "$o" 5 root 9) vs $(field "$r" 5 john 9)/$(field "$r" 5 root 9); $(grep 'usage_window changed' "$work/ext-maui-john-4h.err")"
+
+# --- the end of a job that never started ---------------------------------
+# 26.05's het-job limits validation ends each pending component once at
+# submission.  26.05: treeshare charges nothing (bob's RawUsage as with no
+# end at all); earlier releases: exactly what multifactor charges.
+ext_run pending-job-end
+r=$work/ext-pending-job-end.out
+sed -e 's#^tree \.\./#tree '"$PWD/$here"'/#' -e '/^job 1 /s/ finish=[^ ]*//' \
+	"$ext/pending-job-end.fix" >"$work/pending-job-unended.fix"
+ext_run pending-job-unended
+u=$work/ext-pending-job-unended.out
+"$bin" -p "$ref" "$ext/pending-job-end.fix" >"$work/ext-pending-mf.out" \
+	2>"$work/ext-pending-mf.err"
+m=$work/ext-pending-mf.out
+if [ "$series" = 26.05 ]; then
+	[ -n "$(field "$r" 2 bob 9)" ] &&
+		[ "$(field "$r" 2 bob 9)" = "$(field "$u" 2 bob 9)" ] &&
+		[ "$(field "$r" 3 bob 9)" = "$(field "$u" 3 bob 9)" ]
+	check job_end_of_a_pending_job_charges_nothing_on_26.05 $? \
+		"bob RawUsage $(field "$r" 2 bob 9), without the end $(field "$u" 2 bob 9) (multifactor $(field "$m" 2 bob 9))"
+else
+	[ -n "$(field "$r" 2 bob 9)" ] &&
+		[ "$(field "$r" 2 bob 9)" = "$(field "$m" 2 bob 9)" ] &&
+		[ "$(field "$r" 2 bob 9)" != "$(field "$u" 2 bob 9)" ]
+	check job_end_of_a_pending_job_charges_as_multifactor_before_26.05 $? \
+		"bob RawUsage $(field "$r" 2 bob 9), multifactor $(field "$m" 2 bob 9), without the end $(field "$u" 2 bob 9)"
+fi

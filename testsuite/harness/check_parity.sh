@@ -131,7 +131,7 @@ if out=$(${CC:-cc} -std=c11 -iquote . -I"$fake" -I"$src" -fsyntax-only \
 	not_ok "build_refuses_slurm_23.02.1_naming_it_and_the_supported_releases" \
 		"slurm_compat.h compiled against 23.02.1"
 elif grep -q 'the Slurm tree is 23.02.1' <<<"$out" &&
-	grep -q 'supports Slurm 22.05.8 (Debian 12) and 24.11.5 (Debian 13)' <<<"$out"; then
+	grep -q 'supports the series 22.05, 24.11, 25.05, 25.11 and 26.05' <<<"$out"; then
 	ok "build_refuses_slurm_23.02.1_naming_it_and_the_supported_releases"
 else
 	not_ok "build_refuses_slurm_23.02.1_naming_it_and_the_supported_releases" "$out"
@@ -146,20 +146,32 @@ fi
 # (docs/ts-harness.1, STUBBED SLURMCTLD SYMBOLS).
 deb=${TH_DEB_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
 
-# --- the reference is Debian's multifactor, as packaged -----------------
-# With treeshare-as-multifactor installed, $deb/priority_multifactor.so
-# is treeshare itself (Debian's file diverted to .distrib): every parity
-# test below would compare treeshare with itself and pass.  The file
-# must have the checksum dpkg recorded for slurm-wlm-basic-plugins.
+# --- the reference is the release's own multifactor ---------------------
+# Debian's: with treeshare-as-multifactor installed,
+# $deb/priority_multifactor.so is treeshare itself (Debian's file diverted
+# to .distrib): every parity test below would compare treeshare with
+# itself and pass.  The file must have the checksum dpkg recorded for
+# slurm-wlm-basic-plugins.  A Slurm built from source (TH_SLURM_PREFIX):
+# the file must be the one its build made, byte for byte (SLURM_SRC).
 ref_so=$deb/priority_multifactor.so
-sums=$(dpkg-query --control-path slurm-wlm-basic-plugins md5sums 2>/dev/null)
-want_md5=$(awk -v p="${ref_so#/}" '$2 == p { print $1 }' "${sums:-/dev/null}")
-got_md5=$(md5sum <"$ref_so" 2>/dev/null | cut -d' ' -f1)
-if [ -n "$want_md5" ] && [ "$want_md5" = "$got_md5" ]; then
-	ok "reference_is_debians_own_priority_multifactor_so"
+if [ -n "${TH_SLURM_PREFIX:-}" ]; then
+	built=$src/src/plugins/priority/multifactor/.libs/priority_multifactor.so
+	if [ -f "$built" ] && cmp -s "$built" "$ref_so"; then
+		ok "reference_is_the_release_build_own_priority_multifactor_so"
+	else
+		not_ok "reference_is_the_release_build_own_priority_multifactor_so" \
+			"$ref_so is not $built (the file SLURM_SRC's build made)"
+	fi
 else
-	not_ok "reference_is_debians_own_priority_multifactor_so" \
-		"$ref_so has md5 ${got_md5:-none}, slurm-wlm-basic-plugins packaged ${want_md5:-none} ($(dpkg-divert --list "$ref_so" 2>/dev/null)); purge treeshare-as-multifactor before make check"
+	sums=$(dpkg-query --control-path slurm-wlm-basic-plugins md5sums 2>/dev/null)
+	want_md5=$(awk -v p="${ref_so#/}" '$2 == p { print $1 }' "${sums:-/dev/null}")
+	got_md5=$(md5sum <"$ref_so" 2>/dev/null | cut -d' ' -f1)
+	if [ -n "$want_md5" ] && [ "$want_md5" = "$got_md5" ]; then
+		ok "reference_is_debians_own_priority_multifactor_so"
+	else
+		not_ok "reference_is_debians_own_priority_multifactor_so" \
+			"$ref_so has md5 ${got_md5:-none}, slurm-wlm-basic-plugins packaged ${want_md5:-none} ($(dpkg-divert --list "$ref_so" 2>/dev/null)); purge treeshare-as-multifactor before make check"
+	fi
 fi
 
 syms() { nm -D "$@" 2>/dev/null | awk '$NF !~ /@/ { print $NF }' | sort -u; }
@@ -182,10 +194,16 @@ else
 		"missing: ${missing:-none}; exported but not needed: ${unneeded:-none}"
 fi
 
-# fixtures/ for every release, fixtures-RELEASE/ for what only that
-# release has (24.11: jobs of several QOS).
-ls "$here"/fixtures/*.fix "$here/fixtures-$series"/*.fix 2>/dev/null \
-	>"$work/fixtures.list"
+# fixtures/ for every release, fixtures-SERIES/ for what releases from
+# that series on have (24.11: jobs of several QOS).
+from_series() { [ "$(printf '%s\n' "$1" "$series" | sort -V | head -1)" = "$1" ]; }
+{
+	ls "$here"/fixtures/*.fix
+	for d in "$here"/fixtures-*/; do
+		d=${d%/}
+		if from_series "${d##*/fixtures-}"; then ls "$d"/*.fix; fi
+	done
+} 2>/dev/null >"$work/fixtures.list"
 for fx in $(cat "$work/fixtures.list"); do
 	name=$(basename "$fx" .fix)
 	if diag=$(pair "$fx" $ref $ref); then

@@ -10,9 +10,11 @@ HARNESS_OBJS := $(patsubst testsuite/harness/%.c,$(BUILD)/obj/harness/%.o,\
 # list plus the release's own, named after $(SLURM_SERIES) (the top Makefile).
 HARNESS_STUBS := testsuite/harness/stubs.list \
 	testsuite/harness/stubs-$(SLURM_SERIES).list
+# The reference and libslurmfull.so: the release's own (REF_PLUGINDIR,
+# the top Makefile: Debian's, or $(SLURM_PREFIX)/lib/slurm).
 HARNESS_CFLAGS := -isystem $(SLURM_SRC) -iquote . \
-	-DTH_DEB_PLUGINDIR='"$(DEB_PLUGINDIR)"'
-HARNESS_LDFLAGS := -L$(DEB_PLUGINDIR) -Wl,-rpath,$(DEB_PLUGINDIR) \
+	-DTH_DEB_PLUGINDIR='"$(REF_PLUGINDIR)"'
+HARNESS_LDFLAGS := -L$(REF_PLUGINDIR) -Wl,-rpath,$(REF_PLUGINDIR) \
 	$(addprefix -Wl$(comma)--dynamic-list=,$(HARNESS_STUBS))
 HARNESS_LIBS := -l:libslurmfull.so -lpthread -ldl -lm
 
@@ -33,5 +35,7 @@ CHECK_STAGES += harness
 .PHONY: check-harness
 check-harness: $(HARNESS_BIN)
 	@mkdir -p $(BUILD)/check
-	BUILD=$(BUILD) bash testsuite/harness/check_parity.sh \
+	BUILD=$(BUILD) TH_DEB_PLUGINDIR=$(REF_PLUGINDIR) \
+		TH_SLURM_PREFIX=$(SLURM_PREFIX) \
+		bash testsuite/harness/check_parity.sh \
 		$(BUILD)/check/harness.tap

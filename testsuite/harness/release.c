@@ -4,6 +4,7 @@
  */
 #include "release.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "src/common/node_conf.h"
@@ -98,6 +99,15 @@ int th_release_job_qos_list(job_record_t *job, list_t *qos)
 	job->qos_list = qos;
 	job->qos_ptr = list_peek(qos);
 	return 0;
+#endif
+}
+
+void th_release_job_id(job_record_t *job, uint32_t id)
+{
+	job->job_id = id;
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0)
+	job->step_id = SLURM_STEP_ID_INITIALIZER;
+	job->step_id.job_id = id;
 #endif
 }
 
@@ -215,6 +225,31 @@ void th_release_assoc_path(slurmdb_assoc_rec_t *a,
 			xstrdup_printf("%s0-%s/", parent->lineage, a->user);
 	else
 		a->lineage = xstrdup_printf("%s%s/", parent->lineage, a->acct);
+#endif
+}
+
+void th_release_assoc_nested(slurmdb_assoc_rec_t *a, uint32_t lft, uint32_t rgt)
+{
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(25, 5, 0)
+	a->lft = lft;
+	a->rgt = rgt;
+#else
+	(void)a;
+	(void)lft;
+	(void)rgt;
+#endif
+}
+
+double th_release_fairshare(const assoc_shares_object_t *s, bool fair_tree)
+{
+#if TS_STORES_FS_FACTOR
+	(void)fair_tree;
+	return s->user ? s->fs_factor : NAN;
+#else
+	if (!fair_tree)
+		return priority_g_calc_fs_factor((long double)s->usage_efctv,
+						 (long double)s->shares_norm);
+	return s->user ? s->fs_factor : NAN;
 #endif
 }
 

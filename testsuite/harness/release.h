@@ -60,6 +60,12 @@ ts_job_factors_t *th_release_row(priority_factors_object_t *row,
  */
 void th_release_rows_done(list_t *rows);
 
+/*
+ * th_release_job_id() - give job the id as slurmctld does (from 25.11
+ * also in step_id, which multifactor copies into sprio's rows in 26.05).
+ */
+void th_release_job_id(job_record_t *job, uint32_t id);
+
 /* th_release_job_free() - free what a job record holds of priorities. */
 void th_release_job_free(job_record_t *job);
 
@@ -86,6 +92,22 @@ void th_release_report_qos(FILE *out, unsigned cycle, slurmdb_qos_rec_t *qos);
  */
 void th_release_assoc_path(slurmdb_assoc_rec_t *a,
 			   const slurmdb_assoc_rec_t *parent);
+
+/*
+ * th_release_assoc_nested() - a's nested-set numbers, where the release
+ * still has them (25.05 dropped lft/rgt: lineage alone).
+ */
+void th_release_assoc_nested(slurmdb_assoc_rec_t *a, uint32_t lft,
+			     uint32_t rgt);
+
+/*
+ * th_release_fairshare() - the FairShare sshare prints for s: up to 25.05
+ * priority_g_calc_fs_factor(EffectvUsage, NormShares) outside Fair Tree
+ * and fs_factor for Fair Tree users; from 25.11 fs_factor for every user
+ * row under every algorithm.  NAN: blank (accounts, where sshare prints
+ * none).
+ */
+double th_release_fairshare(const assoc_shares_object_t *s, bool fair_tree);
 
 /* th_release_sort_assocs() - in the order slurmctld dumps them. */
 void th_release_sort_assocs(list_t *assocs);

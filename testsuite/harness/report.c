@@ -4,12 +4,11 @@
  *
  * The values go through the same pack/unpack as the RPC replies, so they
  * are what the clients receive, and the FairShare column is computed the
- * way sshare computes it on the client: fs_factor for Fair Tree users,
- * nothing for Fair Tree accounts, priority_g_calc_fs_factor(EffectvUsage,
- * NormShares) otherwise.
+ * way that release's sshare computes it (th_release_fairshare()).
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +85,7 @@ static void report_shares(FILE *out, unsigned cycle)
 	bool fair_tree = slurm_conf.priority_flags & PRIORITY_FLAGS_FAIR_TREE;
 	assoc_shares_object_t *s;
 	list_itr_t *it;
+	double fairshare;
 
 	/* uid 0, as slurmctld passes the caller's uid; root sees all */
 	assoc_mgr_get_shares(acct_db_conn, 0, &req, &resp);
@@ -106,15 +106,11 @@ static void report_shares(FILE *out, unsigned cycle)
 			fprintf(out, "%u|", s->shares_raw);
 		fprintf(out, "%.17g|%" PRIu64 "|%.17g|%.17g|", s->shares_norm,
 			s->usage_raw, s->usage_norm, s->usage_efctv);
-		if (!fair_tree)
-			fprintf(out, "%.17g|",
-				priority_g_calc_fs_factor(
-					(long double)s->usage_efctv,
-					(long double)s->shares_norm));
-		else if (s->user)
-			fprintf(out, "%.17g|", s->fs_factor);
-		else
+		fairshare = th_release_fairshare(s, fair_tree);
+		if (isnan(fairshare))
 			fprintf(out, "|");
+		else
+			fprintf(out, "%.17g|", fairshare);
 		if (s->shares_raw == SLURMDB_FS_USE_PARENT)
 			fprintf(out, "|");
 		else
@@ -159,8 +155,8 @@ static int cmp_factors(void *x, void *y)
 	const char *qa, *qb;
 	int diff;
 
-	if (a->job_id != b->job_id)
-		return a->job_id < b->job_id ? -1 : 1;
+	if (ts_row_job_id(a) != ts_row_job_id(b))
+		return ts_row_job_id(a) < ts_row_job_id(b) ? -1 : 1;
 	if ((diff = xstrcmp(a->partition, b->partition)))
 		return diff;
 	/* 24.11: a row per QOS of a job of several */
@@ -193,7 +189,7 @@ static void report_factors(FILE *out, unsigned cycle)
 		fprintf(out,
 			"prio|%u|%u|%s|%u|%.17g|%.17g|%.17g|%.17g|%.17g|"
 			"%.17g|%" PRId64 "|%" PRId64 "|%.17g|",
-			cycle, row->job_id,
+			cycle, ts_row_job_id(row),
 			row->partition ? row->partition : "", row->user_id,
 			f->priority_age, f->priority_assoc, f->priority_fs,
 			f->priority_js, f->priority_part, f->priority_qos,

@@ -375,8 +375,7 @@ static list_t *make_assoc_list(const struct th_fixture *fx)
 		slurmdb_init_assoc_rec(a, false);
 		a->id = fa->id;
 		a->cluster = xstrdup(slurm_conf.cluster_name);
-		a->lft = lft[i];
-		a->rgt = rgt[i];
+		th_release_assoc_nested(a, lft[i], rgt[i]);
 		a->def_qos_id = 0;
 		a->is_def = 0;
 		a->priority =
@@ -753,7 +752,7 @@ static int make_job(const struct th_fixture *fx, const struct th_job *fj,
 	j->magic = JOB_MAGIC;
 	j->details = d;
 	d->magic = DETAILS_MAGIC;
-	j->job_id = fj->id;
+	th_release_job_id(j, fj->id);
 	j->user_id = fx->assoc[fj->assoc].uid;
 	j->group_id = j->user_id;
 	j->assoc_id = assoc_id;

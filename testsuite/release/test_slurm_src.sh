@@ -6,7 +6,8 @@
 # version files, altered as upstream's pre-releases, git snapshots,
 # unconfigured and unsupported trees would be, are refused with a message
 # naming the tree and the reason, and "make SLURM_SRC=..." stops on them
-# before compiling anything.  TAP to BUILD/check/slurm-src.tap.
+# before compiling anything.  Fake trees of other supported series'
+# micro releases are accepted; those of other series refused.  TAP to BUILD/check/slurm-src.tap.
 set -u
 build=${1:-build}
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -90,12 +91,33 @@ d=$(fake numbers)
 sed -i 's/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER 0x170b00/' "$d/slurm/slurm_version.h"
 refused "a tree whose slurm_version.h disagrees with META" "$d" "SLURM_VERSION_NUMBER '0x170b00'"
 
-d=$(fake_release unsupported "$major" "$minor" 99)
-refused "a release treeshare does not support ($major.$minor.99)" "$d" "Slurm $major.$minor.99 is refused by plugins/slurm_compat.h: unsupported Slurm release"
+# accepted NAME TREE - the check passes on TREE (compat header included).
+accepted()
+{
+	local out
+	if out=$(bash "$CHECK" "$2" 2>&1); then
+		ok "$1: accepted"
+	else
+		not_ok "$1: accepted" "$out"
+	fi
+}
 
-d=$(fake_release v2605 26 05 5)
-refused "Slurm 26.05.5 (Debian forky/sid), not yet built against its exact source" "$d" \
-	"Slurm 26.05.5 is refused by plugins/slurm_compat.h: Slurm 26.05.5 is not yet supported"
+# Any micro release of a supported series (one build per micro, each
+# against its own tree); the compatibility header is keyed on changes.
+d=$(fake_release othermicro "$major" "$minor" 99)
+accepted "another micro release of the series ($major.$minor.99)" "$d"
+for r in "24 11 7" "25 05 8" "25 11 3" "26 05 5"; do
+	read -r ma mi mu <<<"$r"
+	d=$(fake_release "v$ma$mi$mu" "$ma" "$mi" "$mu")
+	accepted "a micro release of a supported series ($ma.$mi.$mu)" "$d"
+done
+
+for r in "23 02 7" "23 11 10" "27 05 0"; do
+	read -r ma mi mu <<<"$r"
+	d=$(fake_release "v$ma$mi$mu" "$ma" "$mi" "$mu")
+	refused "a series treeshare does not support ($ma.$mi.$mu)" "$d" \
+		"Slurm $ma.$mi.$mu is refused by plugins/slurm_compat.h: unsupported Slurm release series"
+done
 
 d=$(fake gitsnap)
 if command -v git >/dev/null; then
