@@ -20,6 +20,13 @@ HARNESS_LIBS := -l:libslurmfull.so -lpthread -ldl -lm
 
 all: $(HARNESS_BIN)
 
+# REF_PLUGINDIR is compiled in: a new one (another SLURM_PREFIX) rebuilds.
+HARNESS_REF_STAMP := $(BUILD)/obj/harness/ref-plugindir.stamp
+$(HARNESS_REF_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(REF_PLUGINDIR)' | cmp -s - $@ || echo '$(REF_PLUGINDIR)' >$@
+$(HARNESS_OBJS): $(HARNESS_REF_STAMP)
+
 $(BUILD)/obj/harness/%.o: testsuite/harness/%.c \
 		$(wildcard testsuite/harness/*.h) plugins/slurm_compat.h \
 		$(wildcard src/*.h)
