@@ -17,7 +17,8 @@ ts_use_slurm_prefix()
 		echo "SLURM_PREFIX=$p: no sbin/slurmctld there (a Slurm installed from source; make deps SLURM_TARBALL=...)" >&2
 		return 1
 	}
-	case ":$PATH:" in *":$p/sbin:$p/bin:"*) return 0 ;; esac
+	# first on PATH, even when a script put /usr/sbin ahead of it again
+	case "$PATH" in "$p/sbin:$p/bin:"*) return 0 ;; esac
 	PATH=$p/sbin:$p/bin:$PATH
 }
 
