@@ -92,13 +92,15 @@ deps:
 # read.  So, while $(SLURM_SRC) is not configured, $(BUILD)/deps.mk is
 # included: GNU make remakes it first (running make deps, as root), then
 # reads every makefile again.  Not root: one line saying what to run.
-# A SLURM_SRC given on the command line or in the environment (a site's
-# own configured tree, an upstream release) is never configured by make
-# deps: contrib/slurm-src-check.sh accepts or refuses it as it is.
+# A SLURM_SRC elsewhere than $(BUILD)/slurm-src (a site's own configured
+# tree, an upstream release) is never configured by make deps:
+# contrib/slurm-src-check.sh accepts or refuses it as it is.
 DEPS_STAMP := $(SLURM_SRC)/.treeshare-configured
 DEPS_MK := $(BUILD)/deps$(SLURM_TARBALL_VERSION:%=-%).mk
 NO_DEPS_GOALS := deps deps-deb clean help check-upstream
-ifeq ($(origin SLURM_SRC),file)
+# SLURM_TARBALL's tree (build/upstream/slurm-X.Y.Z) is made by make deps too.
+ifneq ($(filter $(abspath $(SLURM_SRC)),$(abspath $(BUILD)/slurm-src) \
+	$(if $(SLURM_TARBALL),$(abspath $(BUILD)/upstream/slurm-$(SLURM_TARBALL_VERSION)))),)
 ifeq ($(wildcard $(DEPS_STAMP)),)
 ifneq ($(filter-out $(NO_DEPS_GOALS) print-%,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell id -u),0)

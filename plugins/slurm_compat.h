@@ -62,16 +62,6 @@ typedef struct xlist list_t;
 typedef struct listIterator list_itr_t;
 #endif
 
-/* The job of a sprio row: from 26.05 rows carry the whole step id. */
-static inline uint32_t ts_row_job_id(const priority_factors_object_t *row)
-{
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
-	return row->step_id.job_id;
-#else
-	return row->job_id;
-#endif
-}
-
 /* ----------------------------------------------------- controller side */
 #ifdef TS_COMPAT_CTLD
 
@@ -367,6 +357,16 @@ static inline ts_job_factors_t *ts_row_factors(priority_factors_object_t *row)
 #endif
 }
 
+/* The job of a sprio row: from 26.05 rows carry the whole step id. */
+static inline uint32_t ts_row_job_id(const priority_factors_object_t *row)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+	return row->step_id.job_id;
+#else
+	return row->job_id;
+#endif
+}
+
 /*
  * ts_row_new() - a row of job in partition part (NULL: its own) under
  * QOS qos (NULL: its own), factors copied from job->prio_factors unless
@@ -447,11 +447,19 @@ static inline void ts_assoc_set_fs_factor(slurmdb_assoc_rec_t *assoc,
 
 /* ------------------------------------------------ client side (libslurm) */
 /*
- * sshare-ext's libslurm layer: differences of the client API go here
- * (helper "lab" adds them).  Known so far (RECIPE section 5):
+ * sshare-ext's libslurm layer: differences of the client API go here:
  *   - slurm_get_errno() is no longer exported from 24.11 (use errno);
- *   - slurm_free_ctl_conf() is slurm_free_conf() from 26.05.
+ *   - slurm_free_ctl_conf() is slurm_free_conf() from 26.05;
+ *   - from 23.02 the shares request is libslurm's own call (shares_rpc.c).
  */
+/*
+ * sshare's FairShare: from 25.11 the user rows' fs_factor slurmctld sends
+ * (accounts blank) under every algorithm; before, outside Fair Tree,
+ * computed in the client from EffectvUsage and NormShares.
+ */
+#define TS_SSHARE_STORED_FAIRSHARE                                             \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0))
+
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
 #define ts_free_ctl_conf(conf) slurm_free_conf(conf)
 #else

@@ -49,8 +49,9 @@ struct share_row {
 
 /*
  * How the FairShare column is printed.  sshare has two rules: under Fair
- * Tree the stored factor of users and nothing for accounts; otherwise
- * it computes ts_classic_factor(EffectvUsage, NormShares, damp) itself.
+ * Tree (and from 25.11 always) the stored factor of users and nothing
+ * for accounts; otherwise it computes ts_classic_factor(EffectvUsage,
+ * NormShares, damp) itself.
  * Offline with --algo pbs, the stored (PBS) factor of every row.
  */
 enum share_fs_rule {

@@ -102,7 +102,9 @@ static int load_conf(struct share_set *s, char *msg, size_t len)
 		s->fs_rule = FS_RULE_FAIR_TREE;
 		s->algo = TS_FS_FAIR_TREE;
 	} else {
-		s->fs_rule = FS_RULE_CLASSIC;
+		/* 25.11's sshare prints users' stored fs_factor, always */
+		s->fs_rule = TS_SSHARE_STORED_FAIRSHARE ? FS_RULE_FAIR_TREE
+							: FS_RULE_CLASSIC;
 		s->algo = conf->priority_flags & PRIORITY_FLAGS_DEPTH_OBLIVIOUS
 				  ? TS_FS_DEPTH_OBLIVIOUS
 				  : TS_FS_CLASSIC;

@@ -281,6 +281,28 @@ int assoc_tree_compute(struct assoc_tree *at, const struct priority_conf *c)
 /* ----------------------------------------------------------- write back */
 
 /*
+ * The factor of a's fs association (itself, or its parent's for
+ * Fairshare=parent) from the values stored in it: PBS's, or the classic
+ * one; NAN while it has no effective usage.
+ */
+static double record_factor(const slurmdb_assoc_rec_t *a,
+			    const struct priority_conf *c)
+{
+	const slurmdb_assoc_rec_t *f = a;
+
+	if (a->shares_raw == SLURMDB_FS_USE_PARENT && a->usage->fs_assoc_ptr)
+		f = a->usage->fs_assoc_ptr;
+	if (assoc_usage_is_unset(f))
+		return NAN;
+	if (c->fs.algo == TS_FS_PBS)
+		return ts_pbs_factor((double)f->usage->usage_efctv,
+				     f->usage->shares_norm);
+	return ts_classic_factor(f->usage->usage_efctv,
+				 (long double)f->usage->shares_norm,
+				 c->fs.damp);
+}
+
+/*
  * The fair-share factor a job of user association a gets, as Slurm's
  * _get_fairshare_priority() reads it after the write back: Fair Tree's
  * fs_factor, else 2^(-usage_efctv/shares_norm/damp) of the association
@@ -292,7 +314,6 @@ static double cache_job_factor(struct assoc_tree *at, slurmdb_assoc_rec_t *a,
 			       size_t i, const struct priority_conf *c)
 {
 	const struct ts_fs_config *cfg = &c->fs;
-	slurmdb_assoc_rec_t *f = a;
 	double factor;
 
 	/* Only a formula reads a job's PBS values (computed only then). */
@@ -312,14 +333,9 @@ static double cache_job_factor(struct assoc_tree *at, slurmdb_assoc_rec_t *a,
 		fs_cache_put(a->id, at->fs.fs_factor[i]);
 		return at->fs.fs_factor[i];
 	}
-	if (a->shares_raw == SLURMDB_FS_USE_PARENT && a->usage->fs_assoc_ptr)
-		f = a->usage->fs_assoc_ptr;
-	if (assoc_usage_is_unset(f))
-		return NAN;
-	factor = ts_classic_factor(f->usage->usage_efctv,
-				   (long double)f->usage->shares_norm,
-				   cfg->damp);
-	fs_cache_put(a->id, factor);
+	factor = record_factor(a, c);
+	if (!isnan(factor))
+		fs_cache_put(a->id, factor);
 	return factor;
 }
 
@@ -379,6 +395,14 @@ static void write_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, size_t i,
 		/* Unknown: every reader computes it on demand first. */
 		if (stores_fs_factor(c))
 			ts_assoc_set_fs_factor(a, isnan(factor) ? 0.0 : factor);
+	} else if (stores_fs_factor(c) && cfg->algo != TS_FS_FAIR_TREE) {
+		/* Accounts too, as multifactor's cycle (slurmrestd shows
+		 * them; sshare does not): a target's, else the record's. */
+		double factor = at->target_from[i] != TS_NO_NODE
+					? fs->fs_factor[i]
+					: record_factor(a, c);
+
+		ts_assoc_set_fs_factor(a, isnan(factor) ? 0.0 : factor);
 	}
 }
 
@@ -469,7 +493,7 @@ void assoc_usage_on_demand(slurmdb_assoc_rec_t *assoc,
 	u->usage_efctv = ts_classic_node_efctv(
 		u->usage_norm, top, top ? 0.0L : p->usage->usage_efctv,
 		tree_shares(assoc->shares_raw), u->level_shares);
-	if (c && assoc->user)
+	if (c)
 		assoc_fs_factor_on_demand(assoc, c);
 	if (top)
 		return;
@@ -482,27 +506,12 @@ void assoc_usage_on_demand(slurmdb_assoc_rec_t *assoc,
 void assoc_fs_factor_on_demand(slurmdb_assoc_rec_t *assoc,
 			       const struct priority_conf *c)
 {
-	slurmdb_assoc_rec_t *f = assoc;
 	double factor;
 
 	if (!stores_fs_factor(c) || c->fs.algo == TS_FS_FAIR_TREE)
 		return;
 	/* A target's factor, or one this cycle already gave its jobs. */
-	if (fs_cache_get(assoc->id, c->fs.algo, c->fs.damp, &factor)) {
-		ts_assoc_set_fs_factor(assoc, factor);
-		return;
-	}
-	if (assoc->shares_raw == SLURMDB_FS_USE_PARENT &&
-	    assoc->usage->fs_assoc_ptr)
-		f = assoc->usage->fs_assoc_ptr;
-	if (assoc_usage_is_unset(f))
-		factor = 0.0;
-	else if (c->fs.algo == TS_FS_PBS)
-		factor = ts_pbs_factor((double)f->usage->usage_efctv,
-				       f->usage->shares_norm);
-	else
-		factor = ts_classic_factor(f->usage->usage_efctv,
-					   (long double)f->usage->shares_norm,
-					   c->fs.damp);
-	ts_assoc_set_fs_factor(assoc, factor);
+	if (!fs_cache_get(assoc->id, c->fs.algo, c->fs.damp, &factor))
+		factor = record_factor(assoc, c);
+	ts_assoc_set_fs_factor(assoc, isnan(factor) ? 0.0 : factor);
 }

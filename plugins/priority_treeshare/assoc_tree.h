@@ -97,7 +97,7 @@ long assoc_tree_node(const struct assoc_tree *at, uint32_t id);
  * from live usage (Slurm's priority_p_set_assoc_usage()): usage_raw over
  * the root's, and the classic effective usage from its fs parent's
  * stored one.  Slurm calls this for users whose usage_efctv is NO_VAL.
- * A user's FairShare too, where the release stores it (with c:
+ * Its FairShare too, where the release stores it (with c:
  * assoc_fs_factor_on_demand()).  Caller holds { .assoc = WRITE_LOCK }, or
  * READ_LOCK when Slurm calls priority_p_set_assoc_usage() so (its
  * contract).
@@ -107,11 +107,11 @@ void assoc_usage_on_demand(slurmdb_assoc_rec_t *assoc,
 
 /*
  * assoc_fs_factor_on_demand() - from 25.11 (TS_STORES_FS_FACTOR), outside
- * Fair Tree: store in a user association's fs_factor the factor its jobs
- * get under c (the cached one: a target's, or one computed this cycle;
- * else PBS's or the classic one of its fs association, 0 while that has
- * no effective usage), as multifactor's _set_assoc_fs_factor().  Locks
- * as assoc_usage_on_demand().
+ * Fair Tree: store in the association's fs_factor the factor its jobs get
+ * under c (the cached one: a target's, or one computed this cycle; else
+ * PBS's or the classic one of its fs association, 0 while that has no
+ * effective usage), as multifactor's _set_assoc_fs_factor().  Locks as
+ * assoc_usage_on_demand().
  */
 void assoc_fs_factor_on_demand(slurmdb_assoc_rec_t *assoc,
 			       const struct priority_conf *c);

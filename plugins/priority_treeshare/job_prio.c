@@ -36,6 +36,16 @@ static bool cached_fs(const struct priority_conf *c, job_record_t *job,
 	return true;
 }
 
+/*
+ * From 25.11 multifactor computes the usage of the job's own association
+ * when it has none (its FairShare is stored there), not only that of its
+ * fs association (Fairshare=parent): so does treeshare, at the same time.
+ */
+static bool own_usage_on_demand(job_record_t *job)
+{
+	return TS_STORES_FS_FACTOR && assoc_usage_is_unset(job->assoc_ptr);
+}
+
 bool job_prio_needs_usage(const struct priority_conf *c, job_record_t *job,
 			  struct fs_memo *memo)
 {
@@ -44,6 +54,8 @@ bool job_prio_needs_usage(const struct priority_conf *c, job_record_t *job,
 	if (!c->calc_fairshare || !c->need_fs || !job->assoc_ptr ||
 	    !job->details || (job->direct_set_prio && job->priority > 0))
 		return false;
+	if (own_usage_on_demand(job))
+		return true;
 	/* A cached factor needs no usage. */
 	if (cached_fs(c, job, memo, &f))
 		return false;
@@ -69,6 +81,8 @@ static double job_fs(const struct priority_conf *c, job_record_t *job,
 
 	if (!c->calc_fairshare)
 		return 0;
+	if (own_usage_on_demand(job))
+		assoc_usage_on_demand(job->assoc_ptr, c);
 	if (cached_fs(c, job, memo, &f))
 		return f;
 
