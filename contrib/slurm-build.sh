@@ -11,14 +11,16 @@
 # 1. TARBALL's SHA-256 must be the one SHA256SUMS beside it gives (when
 #    that file exists), and its name slurm-MAJOR.MINOR.MICRO.tar.{xz,bz2,gz}.
 # 2. configure --prefix=inst-VERSION --sysconfdir=inst-VERSION/etc
-#    --disable-debug; accounting_storage/mysql must be configured (mysql_config),
-#    or slurmdbd cannot run.
+#    --disable-debug --enable-multiple-slurmd (as Debian's packages: the
+#    lab's nodes are slurmds on one host); accounting_storage/mysql must
+#    be configured (mysql_config), or slurmdbd cannot run.
 # 3. TS_SLURM_BUILD=core (default): only what treeshare's tests run, the
 #    daemons, the clients they call, libslurm and the plugins a lab
 #    loads; make's own SUBDIRS, with the rest left out (below).  =all:
 #    Slurm's whole "make".  Both: make -j$(nproc), then install.
 # 4. A stamp (SLURM_SRC/.treeshare-configured: the tarball's SHA-256 and
-#    the build mode) makes a second run with the same tarball do nothing.
+#    the build mode) makes a second run with the same tarball do nothing;
+#    a run that stopped after configure goes on from there.
 # Timings of configure, make and install are printed.
 set -euo pipefail
 
@@ -62,19 +64,29 @@ fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
 t0=$SECONDS
-rm -rf "$src" "$prefix"
-tar -C "$build/upstream" -xf "$tarball"
-[ -f "$src/META" ] || die "$name does not unpack to slurm-$version/"
 log=$build/upstream/slurm-$version.log
-: >"$log"
-say "configuring Slurm $version (log: $log)"
-t=$SECONDS
-(cd "$src" && ./configure --prefix="$prefix" --sysconfdir="$prefix/etc" \
-	--disable-debug >>"$log" 2>&1) ||
-	{ tail -20 "$log" >&2; die "configure of Slurm $version failed (log: $log)"; }
-grep -q '^#define HAVE_MYSQL 1' "$src/config.h" ||
-	die "Slurm $version configured without MySQL (no mysql_config: Debian package libmariadb-dev-compat); slurmdbd could not store accounting"
-say "configured in $((SECONDS - t))s"
+# A build that stopped half-way goes on where it stopped (make is
+# incremental) once this tarball is unpacked and configured.
+if [ "$(cat "$src/.treeshare-unpacked" 2>/dev/null)" = "$sum multiple-slurmd" ]; then
+	say "Slurm $version: unpacked and configured before; building on (log: $log)"
+else
+	rm -rf "$src" "$prefix"
+	tar -C "$build/upstream" -xf "$tarball"
+	[ -f "$src/META" ] || die "$name does not unpack to slurm-$version/"
+	: >"$log"
+	say "configuring Slurm $version (log: $log)"
+	t=$SECONDS
+	# --enable-multiple-slurmd: the lab runs several slurmd on one host
+	# (Debian's packages are configured so too); without it 25.11's srun
+	# cannot reach any node but the first ("Duplicated NodeHostName").
+	(cd "$src" && ./configure --prefix="$prefix" --sysconfdir="$prefix/etc" \
+		--disable-debug --enable-multiple-slurmd >>"$log" 2>&1) ||
+		{ tail -20 "$log" >&2; die "configure of Slurm $version failed (log: $log)"; }
+	grep -q '^#define HAVE_MYSQL 1' "$src/config.h" ||
+		die "Slurm $version configured without MySQL (no mysql_config: Debian package libmariadb-dev-compat); slurmdbd could not store accounting"
+	echo "$sum multiple-slurmd" >"$src/.treeshare-unpacked"
+	say "configured in $((SECONDS - t))s"
+fi
 
 # core: the SUBDIRS of src/ and src/plugins/ without what no test
 # runs.  Left out: clients no test calls (and sview, slurmrestd, sackd,
@@ -120,7 +132,10 @@ else
 	done
 	say "built in $((SECONDS - t))s"
 	t=$SECONDS
-	for d in slurm "${dirs[@]}"; do
+	# slurm/*.h: the top Makefile installs them
+	make -C "$src" install-pkgincludeHEADERS >>"$log" 2>&1 ||
+		{ tail -20 "$log" >&2; die "make install of Slurm $version's headers failed (log: $log)"; }
+	for d in "${dirs[@]}"; do
 		make -C "$src/$d" install >>"$log" 2>&1 ||
 			{ tail -20 "$log" >&2; die "make install in $d of Slurm $version failed (log: $log)"; }
 	done
