@@ -28,7 +28,9 @@ export SLURM_CONF=$TS_CLUSTER_DIR/etc/slurm.conf
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 # shellcheck source=slurm-prefix.sh
 . "$TS_LIB_DIR/slurm-prefix.sh"
-ts_slurm_prefix_init "$TS_CLUSTER_DIR" || return 1
+# Only SLURM_PREFIX decides (make exports it, empty for Debian's): a
+# lab.env left by an earlier run on another Slurm must not.
+ts_use_slurm_prefix "${SLURM_PREFIX:-}" || return 1
 export PATH
 
 # shellcheck source=tap.sh

@@ -3,9 +3,10 @@
 # slurm-prefix.sh - which Slurm the cluster lab runs: Debian's packages,
 # or a Slurm built from source installed in SLURM_PREFIX (make
 # SLURM_TARBALL=... sets it; docs/cluster-lab.7).  Sourced by the cluster
-# tool and lib.sh.  A lab records its prefix in etc/lab.env
-# (LAB_SLURM_PREFIX): slurmctld runs Suspend/ResumePrograms with only
-# SLURM_CONF set, and they must start that Slurm's slurmd again.
+# tool, lib.sh, release-load.sh and test_e2e.sh.  A lab records its prefix
+# in etc/lab.env (LAB_SLURM_PREFIX): slurmctld runs Suspend/ResumePrograms
+# with only SLURM_CONF set, and they must start that Slurm's slurmd again;
+# only the cluster tool reads it back.
 
 # ts_use_slurm_prefix PREFIX - PREFIX's sbin and bin ahead of Debian's on
 # PATH (nothing for an empty PREFIX).
