@@ -414,7 +414,7 @@ static inline priority_factors_object_t *ts_row_new(job_record_t *job,
  * 25.11 drops priority_p_calc_fs_factor(): the association's fs_factor is
  * then the one FairShare of every algorithm (sshare's user rows,
  * slurmrestd's shares, QOS UsageThreshold), so the plugin stores every
- * user association's FairShare there.  Before 25.11 the field is Fair
+ * association's FairShare there (accounts' too, as multifactor's cycle).  Before 25.11 the field is Fair
  * Tree's alone (the client computes the others): TS_STORES_FS_FACTOR
  * false, and this does nothing.
  */

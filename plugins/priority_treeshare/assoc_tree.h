@@ -84,7 +84,9 @@ int assoc_tree_compute(struct assoc_tree *at, const struct priority_conf *c);
  * every record gets its decay-weighted window usage as usage_raw.  Then
  * every user's job factor (a target's where one applies) and, with
  * formula=, its PBS values go to fs_cache.h's cache (classic users'
- * factor only once computed).  Caller holds { .assoc = WRITE_LOCK }.
+ * factor only once computed).  From 25.11, outside Fair Tree's bit, every
+ * record's fs_factor is that factor (TS_STORES_FS_FACTOR; 0 for a user
+ * computed on demand).  Caller holds { .assoc = WRITE_LOCK }.
  */
 void assoc_tree_write_back(struct assoc_tree *at,
 			   const struct priority_conf *c);
