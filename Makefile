@@ -10,6 +10,13 @@
 #   make fuzz       the fuzz targets, longer than in make check
 #   make check-release DIST=trixie
 #                   make check inside a fresh Debian DIST root (mmdebstrap)
+#   make deps SLURM_TARBALL=../shared/slurm-src/slurm-25.11.7.tar.xz
+#                   build that SchedMD release into build/upstream; every
+#                   make with the same SLURM_TARBALL builds and tests
+#                   against it (make check: its release-dependent stages
+#                   run on its own daemons)
+#   make check-upstream
+#                   those stages for every release in SLURM_TARBALLS
 #   make install    PREFIX=/usr/local, the plugin into Slurm's PluginDir;
 #   make uninstall  DESTDIR honoured (see "install" below)
 #   make deb        Debian packages treeshare and treeshare-as-multifactor
@@ -23,6 +30,19 @@ endif
 FUZZ_CC ?= clang
 BUILD ?= build
 PREFIX ?= /usr/local
+# SLURM_TARBALL: a release tarball of SchedMD's (slurm-X.Y.Z.tar.xz);
+# make deps builds it into $(BUILD)/upstream (contrib/slurm-build.sh) and
+# every make with the same SLURM_TARBALL builds and tests against it:
+# SLURM_SRC is its configured tree, SLURM_PREFIX its install prefix.
+# SLURM_PREFIX alone: the install prefix of a Slurm built from source
+# whose daemons and clients the tests run (empty: Debian's packages).
+SLURM_TARBALL ?=
+ifneq ($(SLURM_TARBALL),)
+SLURM_TARBALL_VERSION := $(patsubst slurm-%.tar.xz,%,$(patsubst \
+	%.tar.bz2,%.tar.xz,$(patsubst %.tar.gz,%.tar.xz,$(notdir $(SLURM_TARBALL)))))
+SLURM_SRC ?= $(BUILD)/upstream/slurm-$(SLURM_TARBALL_VERSION)
+SLURM_PREFIX ?= $(abspath $(BUILD)/upstream/inst-$(SLURM_TARBALL_VERSION))
+endif
 SLURM_SRC ?= $(BUILD)/slurm-src
 # The PluginDir of the Slurm we build against (its configured source is
 # Debian's installed version): where Debian's slurm-wlm-basic-plugins put
@@ -48,12 +68,15 @@ MANDIR ?= $(PREFIX)/share/man
 SLURM_SERIES := $(shell sed -n 's/^\#define SLURM_VERSION_STRING "\([0-9]*\.[0-9]*\)\..*"/\1/p' \
 	$(SLURM_SRC)/config.h 2>/dev/null)
 comma := ,
+# Slurm's public slurm.h for sshare-ext and node_power: Debian's
+# libslurm-dev, or SLURM_PREFIX's (the libslurm they link, below).
+SLURM_API_CFLAGS = $(if $(SLURM_PREFIX),-I$(SLURM_PREFIX)/include)
 
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
 BASE_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE $(WARN) -fPIC \
 	-Isrc
-export CC BUILD SLURM_SRC
+export CC BUILD SLURM_SRC SLURM_PREFIX REF_PLUGINDIR SLURM_TARBALL
 
 .PHONY: all deps deps-deb check bench fuzz demo install uninstall deb \
 	programs clean check-stages
@@ -73,18 +96,21 @@ deps:
 # tree, an upstream release) is never configured by make deps:
 # contrib/slurm-src-check.sh accepts or refuses it as it is.
 DEPS_STAMP := $(SLURM_SRC)/.treeshare-configured
-NO_DEPS_GOALS := deps deps-deb clean help
-ifeq ($(abspath $(SLURM_SRC)),$(abspath $(BUILD)/slurm-src))
+DEPS_MK := $(BUILD)/deps$(SLURM_TARBALL_VERSION:%=-%).mk
+NO_DEPS_GOALS := deps deps-deb clean help check-upstream
+# SLURM_TARBALL's tree (build/upstream/slurm-X.Y.Z) is made by make deps too.
+ifneq ($(filter $(abspath $(SLURM_SRC)),$(abspath $(BUILD)/slurm-src) \
+	$(if $(SLURM_TARBALL),$(abspath $(BUILD)/upstream/slurm-$(SLURM_TARBALL_VERSION)))),)
 ifeq ($(wildcard $(DEPS_STAMP)),)
-ifneq ($(filter-out $(NO_DEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out $(NO_DEPS_GOALS) print-%,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell id -u),0)
 $(error $(SLURM_SRC) is not configured yet: run "make deps" as root (it installs Debian's packages and configures Slurm's source), then make again)
 endif
-include $(BUILD)/deps.mk
+include $(DEPS_MK)
 endif
 endif
 endif
-$(BUILD)/deps.mk:
+$(DEPS_MK):
 	@mkdir -p $(BUILD)
 	@bash contrib/install-deps.sh $(abspath $(BUILD))
 	@echo '# written by make once make deps had run' >$@
@@ -127,17 +153,22 @@ $(SLURM_SRC)/config.h:
 	@CFLAGS="$(CFLAGS)" bash contrib/slurm-src-check.sh $(SLURM_SRC)
 $(PT_OBJS) $(HARNESS_OBJS) $(BUILD)/obj/sshare-ext/shares_rpc.o \
 	$(BUILD)/obj/sshare-ext/clusters.o $(PT_MF_OBJ) \
-	$(BENCH_TOUCH_SO): $(SLURM_SRC_STAMP)
+	$(BENCH_TOUCH_SO) $(BUILD)/obj/node_power/slurm_query.o \
+	$(SSHARE_EXT_BIN) $(NP_BIN): $(SLURM_SRC_STAMP)
 
 # CHECK_STAGES is filled by the fragments in the order stages run: fast,
 # self-contained ones first.  CHECK_STAGES_LATE (stages that need the real
 # cluster lab) run after all of them.  CHECK_STAGES_CI run last, only with
 # WITH_CI_STAGES=1 (.ci/run sets it): they build Debian packages and a
 # Debian root from the archive.
+# With SLURM_TARBALL (a Slurm built from SchedMD's source), only the
+# stages that depend on the release run (UPSTREAM_STAGES,
+# testsuite/release/module.mk); the others test nothing new there.
 check: deps
 	@$(MAKE) --no-print-directory all
-	@CHECK_SKIP="$(CHECK_SKIP)" bash testsuite/check.sh $(CHECK_STAGES) \
-		$(CHECK_STAGES_LATE) $(if $(WITH_CI_STAGES),$(CHECK_STAGES_CI))
+	@CHECK_SKIP="$(CHECK_SKIP)" bash testsuite/check.sh $(if $(SLURM_TARBALL),\
+		$(UPSTREAM_STAGES),$(CHECK_STAGES) $(CHECK_STAGES_LATE) \
+		$(if $(WITH_CI_STAGES),$(CHECK_STAGES_CI)))
 
 # programs: what install and the packages take (no test binary).
 programs: $(LIBTS) $(PT_SO) $(PT_MF_SO) $(SSHARE_EXT_BIN) $(NP_BIN)

@@ -21,6 +21,12 @@
 # 3. With SLURM_SRC set to a tree of the site's own (not BUILD/slurm-src),
 #    nothing is fetched: that tree is checked (contrib/slurm-src-check.sh)
 #    and used as it is.
+# 4. With SLURM_TARBALL (a SchedMD release tarball), the packages that
+#    release's build needs are installed too (libmariadb-dev-compat for
+#    slurmdbd's accounting_storage/mysql, libmunge-dev, libjson-c-dev,
+#    libyaml-dev) and contrib/slurm-build.sh builds it into
+#    BUILD/upstream, then it is checked like a site's own tree; Debian's
+#    Slurm source is not fetched.
 #
 # Usage: contrib/install-deps.sh [BUILD_DIR]   (default: build)
 # TS_DEPS_EXTRA: more packages to install with these (make deps-deb).
@@ -61,6 +67,9 @@ packages=(
 	perl util-linux passwd xz-utils time
 	${TS_DEPS_EXTRA:-}
 )
+# Slurm's own build (make deps SLURM_TARBALL=): its configure finds these.
+[ -z "${SLURM_TARBALL:-}" ] ||
+	packages+=(libmariadb-dev-compat libyaml-dev)
 
 installed() {
 	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
@@ -98,6 +107,14 @@ if [ ${#missing[@]} -gt 0 ]; then
 		{ tail -20 "$build/apt-install.log" >&2; die "apt-get install failed (log: $build/apt-install.log)"; }
 else
 	say "packages: all installed ($codename)"
+fi
+
+# --- a SchedMD release tarball -----------------------------------------
+if [ -n "${SLURM_TARBALL:-}" ]; then
+	bash "$top/contrib/slurm-build.sh" "$SLURM_TARBALL" "$build" || exit 1
+	src=${SLURM_SRC:-$build/upstream/$(basename "${SLURM_TARBALL%.tar.*}")}
+	bash "$top/contrib/slurm-src-check.sh" "$src" || exit 1
+	exit 0
 fi
 
 # --- a site's own Slurm tree ------------------------------------------

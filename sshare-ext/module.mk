@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # sshare-ext: the sshare-compatible client (sshare-ext(1)).  Linked with
-# libtreeshare for every number it computes and with Debian's libslurm for
-# the shares RPC.  Only shares_rpc.c and clusters.c (-M) see Slurm's
+# libtreeshare for every number it computes and with libslurm (Debian's,
+# or SLURM_PREFIX's) for the shares RPC.  Only shares_rpc.c and
+# clusters.c (-M) see Slurm's
 # internal headers (the message structs; plugins/slurm_compat.h), from the
 # configured source in $(SLURM_SRC).
 SSHARE_EXT_SRCS := $(wildcard sshare-ext/*.c)
@@ -16,7 +17,8 @@ $(BUILD)/obj/sshare-ext/shares_rpc.o $(BUILD)/obj/sshare-ext/clusters.o: \
 
 $(BUILD)/obj/sshare-ext/%.o: sshare-ext/%.c $(wildcard sshare-ext/*.h src/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -Isshare-ext $(SSHARE_EXT_RPC_CFLAGS) -c -o $@ $<
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -Isshare-ext $(SSHARE_EXT_RPC_CFLAGS) \
+		$(SLURM_API_CFLAGS) -c -o $@ $<
 
 $(SSHARE_EXT_BIN): $(SSHARE_EXT_OBJS) $(LIBTS)
 	@mkdir -p $(dir $@)

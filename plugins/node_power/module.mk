@@ -12,7 +12,7 @@ all: $(NP_BIN)
 
 $(BUILD)/obj/node_power/%.o: plugins/node_power/%.c $(wildcard plugins/node_power/*.h src/*.h src/power/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(NP_JSON_CFLAGS) -Iplugins/node_power -c -o $@ $<
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(NP_JSON_CFLAGS) $(SLURM_API_CFLAGS) -Iplugins/node_power -c -o $@ $<
 
 $(NP_BIN): $(NP_OBJS) $(LIBTS)
 	@mkdir -p $(dir $@)

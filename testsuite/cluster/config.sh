@@ -16,7 +16,8 @@
 #  - CPUs=16 per node with SlurmdParameters=config_overrides: jobs accrue
 #    usage CPU-seconds per second of run time, and the 2-core VM is not
 #    marked "Low CPUs".
-#  - PluginDir: the project's build output first, Debian's second.
+#  - PluginDir: the project's build output first, then Debian's (or
+#    SLURM_PREFIX's, a Slurm built from source).
 
 LAB_CLUSTER_NAME=tslab
 
@@ -24,6 +25,10 @@ LAB_CLUSTER_NAME=tslab
 # (241105): what differs between releases is decided on these.
 LAB_SLURM=$(slurmctld -V 2>/dev/null | awk '{ print $2 }')
 LAB_SLURM_NUM=$(awk -F. '{ printf "%d%02d%02d", $1, $2, $3 }' <<<"${LAB_SLURM:-0.0.0}")
+# The PluginDir of that Slurm: SLURM_PREFIX's (slurm-prefix.sh), else
+# Debian's.
+LAB_REF_PLUGINDIR=${SLURM_PREFIX:+$SLURM_PREFIX/lib/slurm}
+LAB_REF_PLUGINDIR=${LAB_REF_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
 LAB_DEFAULT_CPUS=16
 LAB_SRUN_PORTS=20
 LAB_DEFAULT_FS_WEIGHT=10000
@@ -67,6 +72,7 @@ LAB_PLUGIN=$PLUGIN
 LAB_CLUSTER_NAME=$LAB_CLUSTER_NAME
 LAB_DBD_OF=$DBD_OF
 LAB_SLURM=$LAB_SLURM
+LAB_SLURM_PREFIX=${SLURM_PREFIX:-}
 LAB_NODES=$NODES
 LAB_CPUS=$CPUS
 LAB_NO_NODES=$NO_NODES
@@ -100,7 +106,7 @@ AuthType=auth/munge
 CredType=cred/munge
 # requeued jobs become eligible after cred_expire + 1 s (default 120)
 AuthInfo=socket=$MUNGE_SOCKET,cred_expire=30
-PluginDir=$TOP/build/lib/slurm:/usr/lib/x86_64-linux-gnu/slurm-wlm
+PluginDir=$TOP/build/lib/slurm:$LAB_REF_PLUGINDIR
 StateSaveLocation=$DIR/state/ctld
 SlurmdSpoolDir=$DIR/spool/%n
 SlurmctldPidFile=$DIR/run/slurmctld.pid

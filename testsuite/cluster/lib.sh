@@ -8,8 +8,9 @@
 #   ts_wait_usage_change 75 && ts_snapshot after-usage
 #
 # Every function works on the cluster in $TS_CLUSTER_DIR (default
-# <top>/build/cluster), talks to it only through Debian's Slurm commands
-# with SLURM_CONF pointed at that cluster, and bounds every wait.
+# <top>/build/cluster), talks to it only through Slurm's commands (Debian's,
+# or SLURM_PREFIX's: slurm-prefix.sh) with SLURM_CONF pointed at that
+# cluster, and bounds every wait.
 # docs/cluster-lab.7 (LIBRARY) lists them all.
 
 TS_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -25,6 +26,12 @@ TS_CLUSTER_DIR=$(readlink -f "${TS_CLUSTER_DIR:-$TS_TOP/build/cluster}")
 export TS_CLUSTER_DIR
 export SLURM_CONF=$TS_CLUSTER_DIR/etc/slurm.conf
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+# shellcheck source=slurm-prefix.sh
+. "$TS_LIB_DIR/slurm-prefix.sh"
+# Only SLURM_PREFIX decides (make exports it, empty for Debian's): a
+# lab.env left by an earlier run on another Slurm must not.
+ts_use_slurm_prefix "${SLURM_PREFIX:-}" || return 1
+export PATH
 
 # shellcheck source=tap.sh
 . "$TS_LIB_DIR/tap.sh"

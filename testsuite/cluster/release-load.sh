@@ -14,13 +14,20 @@
 # 127.0.0.1, free ports, everything under a private directory; stopped by
 # pid (slurmstepd too) whatever happens.  About 30 s.
 #
-# Environment: BUILD (build).
+# Environment: BUILD (build), SLURM_PREFIX (a Slurm built from source;
+# empty: Debian's).
 set -u
 TAP=${1:?usage: release-load.sh TAP_FILE}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD_DIR=$(cd "$TOP" && readlink -f "${BUILD:-build}")
 SO=$BUILD_DIR/lib/slurm/priority_treeshare.so
-DEB=/usr/lib/x86_64-linux-gnu/slurm-wlm
+# The Slurm under test: Debian's, or SLURM_PREFIX's (built from source).
+# shellcheck source=slurm-prefix.sh
+. "$TOP/testsuite/cluster/slurm-prefix.sh"
+SLURM_PREFIX=${SLURM_PREFIX:-}
+ts_use_slurm_prefix "$SLURM_PREFIX" || exit 1
+REF=${SLURM_PREFIX:+$SLURM_PREFIX/lib/slurm}
+REF=${REF:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
 mkdir -p "$(dirname "$TAP")"
 : >"$TAP"
 n=0
@@ -66,7 +73,7 @@ ver=$(slurmctld -V | awk '{ print $2 }')
 IFS=. read -r ma mi mu <<<"${ver%%-*}"
 want=$(printf '0x%02x%02x%02x' "$ma" "$mi" "$mu")
 got=$(abi_of "$SO")
-[ "$got" = "$want" ] && [ "$(abi_of "$DEB/priority_multifactor.so")" = "$want" ]
+[ "$got" = "$want" ] && [ "$(abi_of "$REF/priority_multifactor.so")" = "$want" ]
 check release_load_plugin_carries_the_installed_slurmctld_abi $? \
 	"slurmctld $ver wants $want; $SO carries ${got:-none}"
 
@@ -125,7 +132,7 @@ SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=$DIR/run/munge.socket
-PluginDir=$BUILD_DIR/lib/slurm:$DEB
+PluginDir=$BUILD_DIR/lib/slurm:$REF
 StateSaveLocation=$DIR/state
 SlurmdSpoolDir=$DIR/spool/%n
 SlurmctldPidFile=$DIR/run/slurmctld.pid

@@ -23,6 +23,10 @@ D=$(readlink -f "${TS_CLUSTER_DIR:-$TOP/build/cluster-power}")
 B=$D.bmc
 export SLURM_CONF=$D/etc/slurm.conf
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+# shellcheck source=../cluster/slurm-prefix.sh
+. "$TOP/testsuite/cluster/slurm-prefix.sh"
+SLURM_PREFIX=${SLURM_PREFIX:-}
+ts_use_slurm_prefix "$SLURM_PREFIX" || exit 1
 NODES="n1 n2 n3 n4"
 # SLURM_RESUME_FILE's key for all nodes of a pass: "all_nodes" in 22.05,
 # "all_nodes_resume" in 24.11 (src/slurmctld/power_save.c).

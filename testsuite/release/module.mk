@@ -16,3 +16,16 @@ check-slurm-src:
 DIST ?= trixie
 check-release:
 	@bash testsuite/release/check-release.sh $(DIST) $(BUILD)
+
+# make check-upstream [SLURM_TARBALLS=...] [UPSTREAM_STAGES=...]
+#   for each SchedMD release tarball (default: ../shared/slurm-src's),
+#   build it (cached in $(BUILD)/upstream), treeshare against it, and
+#   run the release-dependent stages on its own daemons and clients;
+#   last line "N passed, N failed" over all (check-upstream.sh)
+SLURM_TARBALLS ?= $(sort $(wildcard ../shared/slurm-src/slurm-*.tar.xz))
+UPSTREAM_STAGES ?= harness sshare-ext-cluster crash-cluster power-e2e cluster
+UPSTREAM_CORE_STAGES := harness sshare-ext-cluster cluster
+.PHONY: check-upstream
+check-upstream:
+	@UPSTREAM_STAGES="$(UPSTREAM_STAGES)" bash testsuite/release/check-upstream.sh \
+		$(BUILD) $(SLURM_TARBALLS)
