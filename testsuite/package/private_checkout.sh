@@ -7,8 +7,9 @@
 #
 # The checkout is a git clone of this tree into a mktemp -d directory
 # (mode 700), with the work tree's versions of the tracked files copied
-# over it (so uncommitted changes are what is tested) and build/slurm-src
-# linked to this build's.  make deb must exit 0 with both packages built,
+# over it (so uncommitted changes are what is tested), or, where there is
+# no git (make check-release's root), a copy of the tree without its
+# build output; build/slurm-src is linked to this build's.  make deb must exit 0 with both packages built,
 # lintian having read them (its "no error" line, and not "is not a
 # readable file").  Its packages are then copied to BUILD/deb: they are
 # the ones the rest of the stage installs (one make deb, not two).  TAP
@@ -31,10 +32,24 @@ co=$private/treeshare
 log=$top/$build/check/package-private-checkout.log
 mkdir -p "$(dirname "$log")"
 t=$(date +%s)
-if ! git clone -q "$top" "$co" >"$log" 2>&1 ||
-   ! (cd "$top" && git ls-files -z |
-	while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-	tar --null -T - -cf -) | tar -xf - -C "$co"; then
+# copy_tree - the tree's files into $co: a git clone with the work
+# tree's tracked files over it; without git (make check-release's root
+# has a copy of the tree and no git), every file but the build output.
+copy_tree()
+{
+	if command -v git >/dev/null && [ -e "$top/.git" ]; then
+		git clone -q "$top" "$co" &&
+			(cd "$top" && git ls-files -z |
+				while IFS= read -r -d '' f; do
+					[ -e "$f" ] && printf '%s\0' "$f"
+				done | tar --null -T - -cf -) | tar -xf - -C "$co"
+	else
+		mkdir "$co" &&
+			tar -C "$top" --exclude='./build' --exclude='./build-*' \
+				-cf - . | tar -xf - -C "$co"
+	fi
+}
+if ! copy_tree >"$log" 2>&1; then
 	not_ok "$name" "cannot make the checkout: $(tail -3 "$log")"
 	exit 1
 fi
