@@ -9,27 +9,7 @@
 #include <string.h>
 
 #include "caps.h"
-
-static struct ts_targets *parse_ok(const char *text)
-{
-	struct ts_targets *tg;
-	struct ts_error err = TS_ERROR_INIT;
-
-	ck_assert_msg(ts_targets_parse(text, strlen(text), &tg, &err) == TS_OK,
-		      "%s", err.msg);
-	return tg;
-}
-
-static void expect_error(const char *text, int code, long line, const char *msg)
-{
-	struct ts_targets *tg = (struct ts_targets *)1;
-	struct ts_error err = TS_ERROR_INIT;
-
-	ck_assert_int_eq(ts_targets_parse(text, strlen(text), &tg, &err), code);
-	ck_assert_ptr_null(tg);
-	ck_assert_int_eq(err.index, line);
-	ck_assert_str_eq(err.msg, msg);
-}
+#include "targets_text.h"
 
 START_TEST(fscap_alone_or_after_a_target_absolute_or_percent)
 {

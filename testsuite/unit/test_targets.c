@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "targets.h"
+#include "targets_text.h"
 
 static double factor(enum ts_target_kind kind, double target, double usage,
 		     enum ts_fs_policy policy)
@@ -167,17 +168,6 @@ START_TEST(valid_file_gives_every_entry_with_its_kind_and_line)
 	ts_targets_free(tg);
 }
 END_TEST
-
-static void expect_error(const char *text, int code, long line, const char *msg)
-{
-	struct ts_targets *tg = (struct ts_targets *)1;
-	struct ts_error err = TS_ERROR_INIT;
-
-	ck_assert_int_eq(ts_targets_parse(text, strlen(text), &tg, &err), code);
-	ck_assert_ptr_null(tg);
-	ck_assert_int_eq(err.index, line);
-	ck_assert_str_eq(err.msg, msg);
-}
 
 START_TEST(each_file_error_names_its_line_and_reason)
 {
