@@ -78,7 +78,7 @@ BASE_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE $(WARN) -fPIC \
 	-Isrc
 export CC BUILD SLURM_SRC SLURM_PREFIX REF_PLUGINDIR SLURM_TARBALL
 
-.PHONY: all deps deps-deb check bench fuzz demo install uninstall deb \
+.PHONY: all deps deps-deb deps-upstream check bench fuzz demo install uninstall deb \
 	programs clean check-stages
 all:
 
@@ -97,7 +97,7 @@ deps:
 # contrib/slurm-src-check.sh accepts or refuses it as it is.
 DEPS_STAMP := $(SLURM_SRC)/.treeshare-configured
 DEPS_MK := $(BUILD)/deps$(SLURM_TARBALL_VERSION:%=-%).mk
-NO_DEPS_GOALS := deps deps-deb clean help check-upstream
+NO_DEPS_GOALS := deps deps-deb deps-upstream upstream-slurm clean help check-upstream
 # SLURM_TARBALL's tree (build/upstream/slurm-X.Y.Z) is made by make deps too.
 ifneq ($(filter $(abspath $(SLURM_SRC)),$(abspath $(BUILD)/slurm-src) \
 	$(if $(SLURM_TARBALL),$(abspath $(BUILD)/upstream/slurm-$(SLURM_TARBALL_VERSION)))),)
@@ -117,6 +117,12 @@ $(DEPS_MK):
 
 # make deb's tools: debhelper and lintian to build and check the
 # packages, mmdebstrap for the root that stage "package" installs them in.
+# make deps, plus the packages that building SchedMD's releases needs
+# (make upstream-slurm, .ci/run): no apt-get while those builds run.
+deps-upstream:
+	@mkdir -p $(BUILD)
+	@TS_DEPS_UPSTREAM=1 bash contrib/install-deps.sh $(abspath $(BUILD))
+
 deps-deb:
 	@mkdir -p $(BUILD)
 	@TS_DEPS_EXTRA="debhelper lintian mmdebstrap" \

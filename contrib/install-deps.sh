@@ -30,6 +30,8 @@
 #
 # Usage: contrib/install-deps.sh [BUILD_DIR]   (default: build)
 # TS_DEPS_EXTRA: more packages to install with these (make deps-deb).
+# TS_DEPS_UPSTREAM=1: also the packages of 4. (make deps-upstream), so
+# that later builds of SchedMD's releases need no apt-get.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -67,8 +69,9 @@ packages=(
 	perl util-linux passwd xz-utils time
 	${TS_DEPS_EXTRA:-}
 )
-# Slurm's own build (make deps SLURM_TARBALL=): its configure finds these.
-[ -z "${SLURM_TARBALL:-}" ] ||
+# Slurm's own build (make deps SLURM_TARBALL=, or make deps-upstream
+# before several such builds): its configure finds these.
+[ -z "${SLURM_TARBALL:-}${TS_DEPS_UPSTREAM:-}" ] ||
 	packages+=(libmariadb-dev-compat libyaml-dev)
 
 installed() {

@@ -13,15 +13,50 @@
 # Prints each release's build time, each stage's count and time, and as
 # the last line "N passed, N failed" summed over every release; a
 # release whose Slurm or treeshare does not build counts as one failure.
+#
+# UPSTREAM_BUILD_ONLY=1 (make upstream-slurm): only build each release's
+# Slurm (make deps SLURM_TARBALL=), one after the other, each into
+# BUILD_DIR/check/upstream-VERSION.build.log; exit status 1 if one does
+# not build.  .ci/run runs it niced beside make check, so that
+# check-upstream later finds every Slurm built.
 set -u
 build=${1:?usage: check-upstream.sh BUILD_DIR TARBALL...}
 shift
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
+# make check-upstream's own make exports the host's SLURM_SRC, SLURM_PREFIX
+# and REF_PLUGINDIR; each release's make must derive them from its
+# SLURM_TARBALL instead.
+unset SLURM_SRC SLURM_PREFIX REF_PLUGINDIR SLURM_TARBALL
 stages=${UPSTREAM_STAGES:-harness sshare-ext-cluster crash-cluster power-e2e cluster}
 prebuild=${UPSTREAM_PREBUILD:-1}
 [ $# -gt 0 ] || { echo "check-upstream: no release tarball (SLURM_TARBALLS)" >&2; exit 1; }
 mkdir -p "$build/check"
+
+# version TARBALL - "25.11.7" of .../slurm-25.11.7.tar.xz
+version()
+{
+	local v
+	v=$(basename "$1")
+	v=${v#slurm-}
+	echo "${v%.tar.*}"
+}
+
+if [ "${UPSTREAM_BUILD_ONLY:-0}" = 1 ]; then
+	rc=0
+	for tb in "$@"; do
+		v=$(version "$tb")
+		t=$SECONDS
+		if SLURM_TARBALL=$tb make --no-print-directory deps \
+			>"$build/check/upstream-$v.build.log" 2>&1; then
+			echo "upstream-slurm: Slurm $v built in $((SECONDS - t))s"
+		else
+			echo "upstream-slurm: Slurm $v does not build (log: $build/check/upstream-$v.build.log)"
+			rc=1
+		fi
+	done
+	exit "$rc"
+fi
 
 passed=0 failed=0
 summary=()
@@ -29,9 +64,7 @@ args=("$@")
 bg=
 for i in "${!args[@]}"; do
 	tb=${args[$i]}
-	v=$(basename "$tb")
-	v=${v#slurm-}
-	v=${v%.tar.*}
+	v=$(version "$tb")
 	log=$build/check/upstream-$v.log
 	printf '\n======== Slurm %s (%s) ========\n' "$v" "$tb"
 	if [ -n "$bg" ]; then
@@ -51,9 +84,7 @@ for i in "${!args[@]}"; do
 	t_build=$((SECONDS - t))
 	next=$((i + 1))
 	if [ "$prebuild" = 1 ] && [ "$next" -lt ${#args[@]} ]; then
-		nv=$(basename "${args[$next]}")
-		nv=${nv#slurm-}
-		nv=${nv%.tar.*}
+		nv=$(version "${args[$next]}")
 		SLURM_TARBALL=${args[$next]} nice -n 10 make --no-print-directory deps \
 			>"$build/check/upstream-$nv.prebuild.log" 2>&1 &
 		bg=$!
