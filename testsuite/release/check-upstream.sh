@@ -6,10 +6,21 @@
 # against it (make SLURM_TARBALL=) and run the stages that depend on the
 # release against its own daemons, clients and priority/multifactor.
 #
-# UPSTREAM_STAGES: those stages (default: every release-dependent stage;
+# Each release gets its own copy of the working tree,
+# BUILD_DIR/upstream-trees/VERSION (git-tracked and untracked files, not
+# the ignored ones), whose build/upstream is BUILD_DIR/upstream: its own
+# build/ (the plugin, the lab directories, the TAP files), the Slurm
+# builds shared.  So the releases can run side by side: the CPU-bound
+# stages (harness) run one release at a time, and a release's lab stages
+# (sshare-ext-cluster crash-cluster power-e2e cluster: mostly waiting for
+# decay cycles, each lab on its own free ports) run in the background
+# beside the next release's build and harness and labs
+# (UPSTREAM_LABS_BESIDE=0: one release after the other).
+#
+# UPSTREAM_STAGES: the stages (default: every release-dependent stage;
 # .ci/run gives the core: harness sshare-ext-cluster cluster).  While one
-# release's stages run (mostly waiting for decay cycles), the next
-# release's Slurm builds beside them, niced (UPSTREAM_PREBUILD=0: not).
+# release's stages run, the next release's Slurm builds beside them,
+# niced (UPSTREAM_PREBUILD=0: not).
 # Prints each release's build time, each stage's count and time, and as
 # the last line "N passed, N failed" summed over every release; a
 # release whose Slurm or treeshare does not build counts as one failure.
@@ -19,7 +30,7 @@
 # BUILD_DIR/check/upstream-VERSION.build.log; exit status 1 if one does
 # not build.  .ci/run runs it niced beside make check, so that
 # check-upstream later finds every Slurm built.
-set -u
+set -u -o pipefail
 build=${1:?usage: check-upstream.sh BUILD_DIR TARBALL...}
 shift
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,8 +41,11 @@ cd "$top" || exit 1
 unset SLURM_SRC SLURM_PREFIX REF_PLUGINDIR SLURM_TARBALL
 stages=${UPSTREAM_STAGES:-harness sshare-ext-cluster crash-cluster power-e2e cluster}
 prebuild=${UPSTREAM_PREBUILD:-1}
+beside=${UPSTREAM_LABS_BESIDE:-1}
+lab_stage_names=" sshare-ext-cluster crash-cluster power-e2e cluster "
 [ $# -gt 0 ] || { echo "check-upstream: no release tarball (SLURM_TARBALLS)" >&2; exit 1; }
 mkdir -p "$build/check"
+build=$(cd "$build" && pwd)
 
 # version TARBALL - "25.11.7" of .../slurm-25.11.7.tar.xz
 version()
@@ -58,13 +72,58 @@ if [ "${UPSTREAM_BUILD_ONLY:-0}" = 1 ]; then
 	exit "$rc"
 fi
 
+cpu_stages=() lab_stages=()
+for s in $stages; do
+	if [[ $lab_stage_names == *" $s "* ]]; then
+		lab_stages+=("$s")
+	else
+		cpu_stages+=("$s")
+	fi
+done
+
+# copy_tree DIR - this working tree's files (git-tracked and untracked,
+# not ignored; without git, all but build/) in DIR, with DIR/build/upstream
+# a link to this tree's Slurm builds
+copy_tree()
+{
+	rm -rf "$1"
+	mkdir -p "$1/build"
+	if git rev-parse --git-dir >/dev/null 2>&1; then
+		git ls-files -z --cached --others --exclude-standard |
+			while IFS= read -r -d '' f; do
+				[ -e "$f" ] && printf '%s\0' "$f"
+			done | tar --null -T - -cf -
+	else
+		tar --exclude=./build --exclude='./build-*' -cf - .
+	fi | tar -C "$1" -xf - || return 1
+	ln -s "$build/upstream" "$1/build/upstream"
+}
+
+# stage_lines LOG VERSION - the per-stage lines of check.sh's summary
+stage_lines()
+{
+	sed -n '/^==== summary/,$p' "$1" | grep -E '^[a-z-]+ +[0-9]+ passed' |
+		sed "s/^/  $2 /"
+}
+
+# count LOG - check.sh's last "N passed, N failed"; a run without one
+# counts as one failure
+count()
+{
+	grep -E '^[0-9]+ passed, [0-9]+ failed$' "$1" | tail -1 | grep . ||
+		echo "0 passed, 1 failed"
+}
+
 passed=0 failed=0
 summary=()
 args=("$@")
 bg=
+declare -A lab_pid=() lab_t0=() t_build=() t_cpu=()
+done_versions=()
 for i in "${!args[@]}"; do
-	tb=${args[$i]}
+	tb=$(readlink -f "${args[$i]}")
 	v=$(version "$tb")
+	tree=$build/upstream-trees/$v
 	log=$build/check/upstream-$v.log
 	printf '\n======== Slurm %s (%s) ========\n' "$v" "$tb"
 	if [ -n "$bg" ]; then
@@ -73,15 +132,16 @@ for i in "${!args[@]}"; do
 		bg=
 	fi
 	t=$SECONDS
-	if ! SLURM_TARBALL=$tb make --no-print-directory deps 2>&1 | tee "$log" ||
-	   ! SLURM_TARBALL=$tb make --no-print-directory -j"$(nproc)" all >>"$log" 2>&1; then
+	if ! copy_tree "$tree" ||
+	   ! (cd "$tree" && SLURM_TARBALL=$tb make --no-print-directory deps) 2>&1 | tee "$log" ||
+	   ! (cd "$tree" && SLURM_TARBALL=$tb make --no-print-directory -j"$(nproc)" all) >>"$log" 2>&1; then
 		tail -20 "$log"
 		echo "check-upstream: Slurm $v or treeshare against it does not build (log: $log)"
 		summary+=("$(printf '%-9s build FAILED %5ds' "$v" $((SECONDS - t)))")
 		failed=$((failed + 1))
 		continue
 	fi
-	t_build=$((SECONDS - t))
+	t_build[$v]=$((SECONDS - t))
 	next=$((i + 1))
 	if [ "$prebuild" = 1 ] && [ "$next" -lt ${#args[@]} ]; then
 		nv=$(version "${args[$next]}")
@@ -90,17 +150,55 @@ for i in "${!args[@]}"; do
 		bg=$!
 	fi
 	t=$SECONDS
-	# shellcheck disable=SC2086 # one word per stage
-	SLURM_TARBALL=$tb bash testsuite/check.sh $stages 2>&1 | tee -a "$log"
-	t_stages=$((SECONDS - t))
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
-	[ -n "$line" ] || line="0 passed, 1 failed"
-	read -r p _ f _ <<<"$line"
-	passed=$((passed + p)) failed=$((failed + f))
-	summary+=("$(printf '%-9s build %4ds, stages %4ds: %s' "$v" "$t_build" "$t_stages" "$line")")
-	summary+=("$(sed -n '/^==== summary/,$p' "$log" | grep -E '^[a-z-]+ +[0-9]+ passed' | sed "s/^/  $v /")")
+	: >"$log.cpu"
+	if [ ${#cpu_stages[@]} -gt 0 ]; then
+		(cd "$tree" && SLURM_TARBALL=$tb bash testsuite/check.sh "${cpu_stages[@]}") 2>&1 |
+			tee "$log.cpu"
+	fi
+	t_cpu[$v]=$((SECONDS - t))
+	: >"$log.lab"
+	if [ ${#lab_stages[@]} -gt 0 ]; then
+		lab_t0[$v]=$SECONDS
+		(cd "$tree" && SLURM_TARBALL=$tb bash testsuite/check.sh "${lab_stages[@]}"
+		 echo "check-upstream: lab stages of $v done after $((SECONDS - ${lab_t0[$v]}))s") \
+			>"$log.lab" 2>&1 &
+		lab_pid[$v]=$!
+		if [ "$beside" = 1 ]; then
+			echo "check-upstream: Slurm $v: lab stages (${lab_stages[*]}) run in the background (log: $log.lab)"
+		else
+			wait "${lab_pid[$v]}"
+			lab_pid[$v]=waited
+		fi
+	fi
+	done_versions+=("$v")
 done
 [ -z "$bg" ] || wait "$bg"
+
+for v in "${done_versions[@]}"; do
+	log=$build/check/upstream-$v.log
+	t_lab=0
+	if [ -n "${lab_pid[$v]:-}" ]; then
+		[ "${lab_pid[$v]}" = waited ] || wait "${lab_pid[$v]}"
+		printf '\n======== Slurm %s: lab stages ========\n' "$v"
+		cat "$log.lab"
+		t_lab=$(sed -n 's/^check-upstream: lab stages of .* done after \([0-9]*\)s$/\1/p' "$log.lab")
+	fi
+	line="0 passed, 0 failed"
+	lines=()
+	for part in cpu lab; do
+		[ -s "$log.$part" ] || continue
+		c=$(count "$log.$part")
+		read -r p _ f _ <<<"$c"
+		passed=$((passed + p)) failed=$((failed + f))
+		read -r lp _ lf _ <<<"$line"
+		line="$((lp + p)) passed, $((lf + f)) failed"
+		lines+=("$(stage_lines "$log.$part" "$v")")
+	done
+	cat "$log.cpu" "$log.lab" >>"$log"
+	summary+=("$(printf '%-9s build %4ds, harness-type stages %4ds, lab stages %4ds: %s' \
+		"$v" "${t_build[$v]}" "${t_cpu[$v]}" "${t_lab:-0}" "$line")")
+	summary+=("${lines[@]}")
+done
 
 printf '\n==== check-upstream summary (%s) ====\n' "$stages"
 printf '%s\n' "${summary[@]}" | grep .
