@@ -565,11 +565,9 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 			  const struct ts_prio_config *p, job_record_t *job,
 			  time_t now, struct fs_memo *memo)
 {
-	size_t nt = p->w_tres ? p->tres_cnt : 0;
-	double tres[nt ? nt : 1];
 	struct ts_prio_part part;
 	struct ts_prio_job snap;
-	struct ts_prio_factors f = { .tres = nt ? tres : NULL };
+	struct ts_prio_factors f;
 	ts_job_factors_t *pf;
 	double tres_sum;
 	uint32_t prio;
@@ -592,14 +590,10 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 	if (c->formula)
 		return formula_compute(c, p, job, &snap, now,
 				       factors_reset(job, p));
-	/*
-	 * The factors first, into locals; the job's factor record is
-	 * touched last, so that its cache miss overlaps the arithmetic.
-	 */
-	tres_sum = ts_prio_weighted(p, &snap, now, &f);
+	/* The weighted TRES factors go straight into the job's record. */
 	pf = factors_reset(job, p);
-	if (nt)
-		memcpy(pf->priority_tres, tres, nt * sizeof(*tres));
+	f.tres = pf->priority_tres;
+	tres_sum = ts_prio_weighted(p, &snap, now, &f);
 	pf->priority_age = f.age;
 	pf->priority_assoc = f.assoc;
 	pf->priority_fs = f.fs;
