@@ -364,23 +364,26 @@ static void each_part(job_record_t *job, part_qos_fn fn, void *arg)
 {
 	list_t *qos_list = ts_job_qos_list(job);
 	int n_qos = qos_list ? list_count(qos_list) : 1;
-	int n_part = job->part_ptr_list ? list_count(job->part_ptr_list) : 1;
-	uint32_t *array = ts_prio_array_get(job, n_part * n_qos);
+	uint32_t *array;
 	struct part_list pl;
 	part_record_t *part;
 	list_itr_t *itr;
 	int i, k = 0;
 
 	if (!job->part_ptr_list) {
+		array = ts_prio_array_get(job, n_qos);
 		(void)each_qos(job->part_ptr, qos_list, &k, array, fn, arg);
 		return;
 	}
+	/* pl.n counts every partition, past PARTS_MAX too. */
 	if (sorted_parts(job, &pl)) {
+		array = ts_prio_array_get(job, pl.n * n_qos);
 		for (i = 0; i < pl.n; i++)
 			(void)each_qos(pl.part[i], qos_list, &k, array, fn,
 				       arg);
 		return;
 	}
+	array = ts_prio_array_get(job, pl.n * n_qos);
 	itr = list_iterator_create(job->part_ptr_list);
 	while ((part = list_next(itr)))
 		(void)each_qos(part, qos_list, &k, array, fn, arg);
