@@ -181,38 +181,48 @@ static void factors_clear(job_record_t *job)
 }
 
 /*
- * Zeroed factors with TRES arrays when TRES weights are set; the arrays
- * of the last computation are reused when their size still fits.
+ * The job's factor record with TRES arrays when TRES weights are set
+ * (the weights copied in), none when not; the arrays of the last
+ * computation are reused when their size still fits.  The other fields
+ * are left as they are.
  */
+static ts_job_factors_t *factors_arrays(job_record_t *job,
+					const struct ts_prio_config *p)
+{
+	ts_job_factors_t *pf = job->prio_factors;
+
+	if (!pf)
+		pf = job->prio_factors = xmalloc(sizeof(*pf));
+	if (!p->w_tres) {
+		xfree(pf->priority_tres);
+		xfree(pf->tres_weights);
+		pf->tres_cnt = 0;
+		return pf;
+	}
+	if (!pf->priority_tres || !pf->tres_weights ||
+	    pf->tres_cnt != p->tres_cnt) {
+		xfree(pf->priority_tres);
+		xfree(pf->tres_weights);
+		pf->priority_tres = xcalloc(p->tres_cnt, sizeof(double));
+		pf->tres_weights = xcalloc(p->tres_cnt, sizeof(double));
+		pf->tres_cnt = p->tres_cnt;
+	}
+	memcpy(pf->tres_weights, p->w_tres, p->tres_cnt * sizeof(double));
+	return pf;
+}
+
+/* Zeroed factors with TRES arrays when TRES weights are set. */
 static ts_job_factors_t *factors_reset(job_record_t *job,
 				       const struct ts_prio_config *p)
 {
-	ts_job_factors_t *pf = job->prio_factors;
-	double *tres = NULL, *weights = NULL;
+	ts_job_factors_t *pf = factors_arrays(job, p);
+	double *tres = pf->priority_tres, *weights = pf->tres_weights;
+	uint32_t n = pf->tres_cnt;
 
-	if (!pf) {
-		pf = job->prio_factors = xmalloc(sizeof(*pf));
-	} else {
-		if (p->w_tres && pf->priority_tres && pf->tres_weights &&
-		    pf->tres_cnt == p->tres_cnt) {
-			tres = pf->priority_tres;
-			weights = pf->tres_weights;
-		} else {
-			xfree(pf->priority_tres);
-			xfree(pf->tres_weights);
-		}
-		memset(pf, 0, sizeof(*pf));
-	}
-	if (p->w_tres) {
-		if (!tres) {
-			tres = xcalloc(p->tres_cnt, sizeof(double));
-			weights = xcalloc(p->tres_cnt, sizeof(double));
-		}
-		memcpy(weights, p->w_tres, p->tres_cnt * sizeof(double));
-		pf->priority_tres = tres;
-		pf->tres_weights = weights;
-		pf->tres_cnt = p->tres_cnt;
-	}
+	memset(pf, 0, sizeof(*pf));
+	pf->priority_tres = tres;
+	pf->tres_weights = weights;
+	pf->tres_cnt = n;
 	return pf;
 }
 
@@ -572,7 +582,8 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 	struct ts_prio_job snap;
 	struct ts_prio_factors f;
 	ts_job_factors_t *pf;
-	double tres_sum;
+	double tres_sum, *weights;
+	uint32_t n_tres;
 	uint32_t prio;
 	int capped;
 
@@ -593,18 +604,27 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 	if (c->formula)
 		return formula_compute(c, p, job, &snap, now,
 				       factors_reset(job, p));
-	/* The weighted TRES factors go straight into the job's record. */
-	pf = factors_reset(job, p);
+	/*
+	 * The weighted TRES factors go straight into the job's record;
+	 * the rest is stored in one assignment, which zeroes the fields
+	 * not computed, as a reset would.
+	 */
+	pf = factors_arrays(job, p);
 	f.tres = pf->priority_tres;
 	tres_sum = ts_prio_weighted(p, &snap, now, &f);
-	pf->priority_age = f.age;
-	pf->priority_assoc = f.assoc;
-	pf->priority_fs = f.fs;
-	pf->priority_js = f.js;
-	pf->priority_part = f.part;
-	pf->priority_qos = f.qos;
-	pf->priority_site = f.site;
-	pf->nice = f.nice;
+	weights = pf->tres_weights;
+	n_tres = pf->tres_cnt;
+	*pf = (ts_job_factors_t){ .priority_age = f.age,
+				  .priority_assoc = f.assoc,
+				  .priority_fs = f.fs,
+				  .priority_js = f.js,
+				  .priority_part = f.part,
+				  .priority_qos = f.qos,
+				  .priority_site = f.site,
+				  .priority_tres = f.tres,
+				  .tres_cnt = n_tres,
+				  .tres_weights = weights,
+				  .nice = f.nice };
 
 	prio = ts_prio_total(&f, tres_sum, &capped);
 	if (capped)
