@@ -185,6 +185,42 @@ double ts_prio_tres_weigh(const struct ts_prio_config *cfg, double *f)
 }
 
 /*
+ * tres_factors() then tres_weigh() (w_tres set), entry by entry: the
+ * same values and the same sum; zero: each entry visited is 0 before
+ * its factor (else an entry with no count keeps its value, weighted).
+ */
+static inline double tres_weighted(const struct ts_prio_config *cfg,
+				   const struct ts_prio_job *job,
+				   const struct ts_prio_part *part, double *f,
+				   int zero)
+{
+	size_t k, n = tres_visits(cfg);
+	double sum = 0.0;
+
+	for (k = 0; k < n; k++) {
+		size_t i = tres_visit(cfg, k);
+
+		if (zero)
+			f[i] = 0.0;
+		tres_factors_one(cfg, job, part, f, i);
+		f[i] *= cfg->w_tres[i];
+		sum += f[i];
+	}
+	return sum;
+}
+
+double ts_prio_tres_weighted(const struct ts_prio_config *cfg,
+			     const struct ts_prio_job *job,
+			     const struct ts_prio_part *part, double *f)
+{
+	if (!cfg->w_tres) {
+		tres_factors(cfg, job, part, f);
+		return 0.0;
+	}
+	return tres_weighted(cfg, job, part, f, 0);
+}
+
+/*
  * One job's factors into out: each whose weight is not 0, site and nice
  * always, the rest 0; out->tres, the caller's array, is kept.  weighted
  * (a constant at each call) multiplies each by its weight as it is
@@ -198,8 +234,7 @@ factors(const struct ts_prio_config *cfg, const struct ts_prio_job *job,
 {
 	double *tres = out->tres;
 	double age = 0.0, fs = 0.0, js = 0.0, part = 0.0, assoc = 0.0;
-	double qos = 0.0, sum = 0.0;
-	size_t k, n;
+	double qos = 0.0;
 
 	if (cfg->w_age && job->accrue_time)
 		age = age_factor(cfg, job, now);
@@ -246,17 +281,7 @@ factors(const struct ts_prio_config *cfg, const struct ts_prio_job *job,
 		tres_factors(cfg, job, job->part, tres);
 		return 0.0;
 	}
-	/* tres_factors() then tres_weigh(), entry by entry. */
-	n = tres_visits(cfg);
-	for (k = 0; k < n; k++) {
-		size_t i = tres_visit(cfg, k);
-
-		tres[i] = 0.0;
-		tres_factors_one(cfg, job, job->part, tres, i);
-		tres[i] *= cfg->w_tres[i];
-		sum += tres[i];
-	}
-	return sum;
+	return tres_weighted(cfg, job, job->part, tres, 1);
 }
 
 void ts_prio_factors(const struct ts_prio_config *cfg,

@@ -240,8 +240,7 @@ double job_prio_part_tres(const struct ts_prio_config *p, job_record_t *job,
 	struct ts_prio_part ps;
 
 	part_snapshot(part, &ps);
-	ts_prio_tres_factors(p, &snap, &ps, f);
-	return ts_prio_tres_weigh(p, f);
+	return ts_prio_tres_weighted(p, &snap, &ps, f);
 }
 
 double job_prio_part_term(const struct ts_prio_config *p, part_record_t *part)
