@@ -220,6 +220,16 @@ double ts_prio_tres_weighted(const struct ts_prio_config *cfg,
 	return tres_weighted(cfg, job, part, f, 0);
 }
 
+double ts_prio_tres_weighted_sum(const struct ts_prio_config *cfg,
+				 const struct ts_prio_job *job,
+				 const struct ts_prio_part *part,
+				 double *scratch)
+{
+	if (!cfg->w_tres)
+		return 0.0;
+	return tres_weighted(cfg, job, part, scratch, 1);
+}
+
 /*
  * One job's factors into out: each whose weight is not 0, site and nice
  * always, the rest 0; out->tres, the caller's array, is kept.  weighted

@@ -307,6 +307,7 @@ double job_prio_qos_term(const struct ts_prio_config *p,
 
 /* Entry k's priority of job in part under QOS factor qos (weighted). */
 static void part_priority(const struct ts_prio_config *p, job_record_t *job,
+			  const struct ts_prio_job *snap,
 			  const struct ts_prio_factors *f, part_record_t *part,
 			  double qos, uint32_t *array, int k)
 {
@@ -318,11 +319,9 @@ static void part_priority(const struct ts_prio_config *p, job_record_t *job,
 	uint32_t prio;
 	int capped;
 
-	if (n) {
-		memset(tres, 0, sizeof(tres));
-		part_tres = job_prio_part_tres(p, job, part, tres);
-	}
 	part_snapshot(part, &ps);
+	if (n)
+		part_tres = ts_prio_tres_weighted_sum(p, snap, &ps, tres);
 	fq.qos = qos;
 	prio = ts_prio_part_total(p, &fq, &ps, part_tres, &capped);
 	if (capped)
@@ -402,6 +401,7 @@ static void each_part(job_record_t *job, part_qos_fn fn, void *arg)
 struct weighted_part {
 	const struct ts_prio_config *p;
 	job_record_t *job;
+	const struct ts_prio_job *snap;
 	const struct ts_prio_factors *f;
 };
 
@@ -409,16 +409,17 @@ static void weighted_part_priority(const struct part_qos *pq, void *arg)
 {
 	struct weighted_part *wp = arg;
 
-	part_priority(wp->p, wp->job, wp->f, pq->part,
+	part_priority(wp->p, wp->job, wp->snap, wp->f, pq->part,
 		      job_prio_qos_term(wp->p, pq->qos, wp->f->qos), pq->array,
 		      pq->k);
 }
 
 /* One priority per partition (and QOS), in priority-array order. */
 static void part_priorities(const struct ts_prio_config *p, job_record_t *job,
+			    const struct ts_prio_job *snap,
 			    const struct ts_prio_factors *f)
 {
-	struct weighted_part wp = { .p = p, .job = job, .f = f };
+	struct weighted_part wp = { .p = p, .job = job, .snap = snap, .f = f };
 
 	each_part(job, weighted_part_priority, &wp);
 }
@@ -630,7 +631,7 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 		report_cap(job);
 	ts_prio_array_drop(job);
 	if (job->part_ptr_list || ts_job_qos_list(job))
-		part_priorities(p, job, &f);
+		part_priorities(p, job, &snap, &f);
 
 	/* clang-format off */
 	log_flag(PRIO,

@@ -10,6 +10,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "priority.h"
 
@@ -554,7 +555,9 @@ END_TEST
  * ts_prio_weigh()), and TRES factors then weights for a partition
  * (ts_prio_tres_weighted() against ts_prio_tres_factors() and
  * ts_prio_tres_weigh()), with and without tres_on, normalised or not,
- * an entry with no partition total keeping its value (weighted again).
+ * an entry with no partition total keeping its value (weighted again);
+ * ts_prio_tres_weighted_sum() over a used scratch array gives the sum
+ * over zeros.
  */
 START_TEST(one_pass_weighing_equals_factors_then_weights)
 {
@@ -598,6 +601,13 @@ START_TEST(one_pass_weighing_equals_factors_then_weights)
 			s2 = ts_prio_tres_weigh(&c, b);
 			ck_assert_mem_eq(&s1, &s2, sizeof(s1));
 			ck_assert_mem_eq(a, b, sizeof(a));
+
+			/* The sum alone: any scratch, as over zeros. */
+			memset(b, 0, sizeof(b));
+			ts_prio_tres_factors(&c, &j, &p, b);
+			s2 = ts_prio_tres_weigh(&c, b);
+			s1 = ts_prio_tres_weighted_sum(&c, &j, &p, a);
+			ck_assert_mem_eq(&s1, &s2, sizeof(s1));
 		}
 	}
 }
