@@ -127,26 +127,33 @@ double ts_prio_job_size(const struct ts_prio_config *cfg,
 	return job_size(cfg, job);
 }
 
+/* TRES i's factor of job in part into f[i]; left as it is without one. */
+static inline void tres_factors_one(const struct ts_prio_config *cfg,
+				    const struct ts_prio_job *job,
+				    const struct ts_prio_part *part, double *f,
+				    size_t i)
+{
+	uint64_t value = 0;
+
+	if (job->tres_alloc && job->tres_alloc[i] != TS_PRIO_NO_CONSUME)
+		value = job->tres_alloc[i];
+	else if (job->tres_req)
+		value = job->tres_req[i];
+
+	if (cfg->flags & TS_PRIO_NO_NORMAL_TRES)
+		f[i] = (double)value;
+	else if (value && part && part->tres_cnt && part->tres_cnt[i])
+		f[i] = (double)value / (double)part->tres_cnt[i];
+}
+
 static inline void tres_factors(const struct ts_prio_config *cfg,
 				const struct ts_prio_job *job,
 				const struct ts_prio_part *part, double *f)
 {
 	size_t k, n = tres_visits(cfg);
 
-	for (k = 0; k < n; k++) {
-		size_t i = tres_visit(cfg, k);
-		uint64_t value = 0;
-
-		if (job->tres_alloc && job->tres_alloc[i] != TS_PRIO_NO_CONSUME)
-			value = job->tres_alloc[i];
-		else if (job->tres_req)
-			value = job->tres_req[i];
-
-		if (cfg->flags & TS_PRIO_NO_NORMAL_TRES)
-			f[i] = (double)value;
-		else if (value && part && part->tres_cnt && part->tres_cnt[i])
-			f[i] = (double)value / (double)part->tres_cnt[i];
-	}
+	for (k = 0; k < n; k++)
+		tres_factors_one(cfg, job, part, f, tres_visit(cfg, k));
 }
 
 void ts_prio_tres_factors(const struct ts_prio_config *cfg,
@@ -178,49 +185,120 @@ double ts_prio_tres_weigh(const struct ts_prio_config *cfg, double *f)
 }
 
 /*
- * One job's factors into out: each whose weight is not 0, site and nice
- * always, the rest 0; out->tres, the caller's array, is kept.
+ * tres_factors() then tres_weigh() (w_tres set), entry by entry: the
+ * same values and the same sum; zero: each entry visited is 0 before
+ * its factor (else an entry with no count keeps its value, weighted).
  */
-static inline void factors(const struct ts_prio_config *cfg,
-			   const struct ts_prio_job *job, time_t now,
-			   struct ts_prio_factors *out)
+static inline double tres_weighted(const struct ts_prio_config *cfg,
+				   const struct ts_prio_job *job,
+				   const struct ts_prio_part *part, double *f,
+				   int zero)
+{
+	size_t k, n = tres_visits(cfg);
+	double sum = 0.0;
+
+	for (k = 0; k < n; k++) {
+		size_t i = tres_visit(cfg, k);
+
+		if (zero)
+			f[i] = 0.0;
+		tres_factors_one(cfg, job, part, f, i);
+		f[i] *= cfg->w_tres[i];
+		sum += f[i];
+	}
+	return sum;
+}
+
+double ts_prio_tres_weighted(const struct ts_prio_config *cfg,
+			     const struct ts_prio_job *job,
+			     const struct ts_prio_part *part, double *f)
+{
+	if (!cfg->w_tres) {
+		tres_factors(cfg, job, part, f);
+		return 0.0;
+	}
+	return tres_weighted(cfg, job, part, f, 0);
+}
+
+double ts_prio_tres_weighted_sum(const struct ts_prio_config *cfg,
+				 const struct ts_prio_job *job,
+				 const struct ts_prio_part *part,
+				 double *scratch)
+{
+	if (!cfg->w_tres)
+		return 0.0;
+	return tres_weighted(cfg, job, part, scratch, 1);
+}
+
+/*
+ * One job's factors into out: each whose weight is not 0, site and nice
+ * always, the rest 0; out->tres, the caller's array, is kept.  weighted
+ * (a constant at each call) multiplies each by its weight as it is
+ * made, the same multiplication ts_prio_weigh() does afterwards, and
+ * RETs the weighted TRES sum (0 when not weighted): one pass over the
+ * job and the TRES instead of two.
+ */
+static inline __attribute__((always_inline)) double
+factors(const struct ts_prio_config *cfg, const struct ts_prio_job *job,
+	time_t now, struct ts_prio_factors *out, int weighted)
 {
 	double *tres = out->tres;
-
-	memset(out, 0, sizeof(*out));
-	out->tres = tres;
+	double age = 0.0, fs = 0.0, js = 0.0, part = 0.0, assoc = 0.0;
+	double qos = 0.0;
 
 	if (cfg->w_age && job->accrue_time)
-		out->age = age_factor(cfg, job, now);
+		age = age_factor(cfg, job, now);
 	if (job->has_assoc && cfg->w_fs)
-		out->fs = job->fs;
+		fs = job->fs;
 	if (cfg->w_js)
-		out->js = job_size(cfg, job);
+		js = job_size(cfg, job);
 	if (job->part && job->part->job_factor && cfg->w_part)
-		out->part = (cfg->flags & TS_PRIO_NO_NORMAL_PART)
-				    ? (double)job->part->job_factor
-				    : job->part->norm;
-	out->site = job->site;
+		part = (cfg->flags & TS_PRIO_NO_NORMAL_PART)
+			       ? (double)job->part->job_factor
+			       : job->part->norm;
 	if (job->has_assoc && cfg->w_assoc)
-		out->assoc = (cfg->flags & TS_PRIO_NO_NORMAL_ASSOC)
-				     ? (double)job->assoc_prio
-				     : job->assoc_norm;
+		assoc = (cfg->flags & TS_PRIO_NO_NORMAL_ASSOC)
+				? (double)job->assoc_prio
+				: job->assoc_norm;
 	if (job->has_qos && job->qos_prio && cfg->w_qos)
-		out->qos = (cfg->flags & TS_PRIO_NO_NORMAL_QOS)
-				   ? (double)job->qos_prio
-				   : job->qos_norm;
-	out->nice = job->nice;
-	if (cfg->w_tres && tres) {
-		memset(tres, 0, cfg->tres_cnt * sizeof(*tres));
-		tres_factors(cfg, job, job->part, tres);
+		qos = (cfg->flags & TS_PRIO_NO_NORMAL_QOS)
+			      ? (double)job->qos_prio
+			      : job->qos_norm;
+	if (weighted) {
+		age *= (double)cfg->w_age;
+		assoc *= (double)cfg->w_assoc;
+		fs *= (double)cfg->w_fs;
+		js *= (double)cfg->w_js;
+		part *= (double)cfg->w_part;
+		qos *= (double)cfg->w_qos;
 	}
+	out->age = age;
+	out->assoc = assoc;
+	out->fs = fs;
+	out->js = js;
+	out->part = part;
+	out->qos = qos;
+	out->site = job->site;
+	out->nice = job->nice;
+	if (!cfg->w_tres || !tres)
+		return 0.0;
+	/* Entries tres_on leaves out are 0, weighted or not. */
+	if (cfg->tres_on)
+		memset(tres, 0, cfg->tres_cnt * sizeof(*tres));
+	if (!weighted) {
+		if (!cfg->tres_on)
+			memset(tres, 0, cfg->tres_cnt * sizeof(*tres));
+		tres_factors(cfg, job, job->part, tres);
+		return 0.0;
+	}
+	return tres_weighted(cfg, job, job->part, tres, 1);
 }
 
 void ts_prio_factors(const struct ts_prio_config *cfg,
 		     const struct ts_prio_job *job, time_t now,
 		     struct ts_prio_factors *out)
 {
-	factors(cfg, job, now, out);
+	(void)factors(cfg, job, now, out, 0);
 }
 
 static inline double weigh(const struct ts_prio_config *cfg,
@@ -247,8 +325,7 @@ double ts_prio_weighted(const struct ts_prio_config *cfg,
 			const struct ts_prio_job *job, time_t now,
 			struct ts_prio_factors *out)
 {
-	factors(cfg, job, now, out);
-	return weigh(cfg, out);
+	return factors(cfg, job, now, out, 1);
 }
 
 /* site and nice are stored offset by NICE_OFFSET; this is their sign. */

@@ -166,6 +166,26 @@ void ts_prio_tres_factors(const struct ts_prio_config *cfg,
 double ts_prio_tres_weigh(const struct ts_prio_config *cfg, double *f);
 
 /*
+ * ts_prio_tres_weighted() - ts_prio_tres_factors() then
+ * ts_prio_tres_weigh() in one pass over the TRES; RET the weighted sum
+ * (0, the factors left unweighted, without TRES weights).
+ */
+double ts_prio_tres_weighted(const struct ts_prio_config *cfg,
+			     const struct ts_prio_job *job,
+			     const struct ts_prio_part *part, double *f);
+
+/*
+ * ts_prio_tres_weighted_sum() - the weighted TRES sum of job in part
+ * alone (0 without TRES weights): the sum ts_prio_tres_weighted() gives
+ * over an array of zeros.  scratch (tres_cnt doubles) is written at the
+ * TRES visited and read nowhere else, so it needs no zeroing.
+ */
+double ts_prio_tres_weighted_sum(const struct ts_prio_config *cfg,
+				 const struct ts_prio_job *job,
+				 const struct ts_prio_part *part,
+				 double *scratch);
+
+/*
  * ts_prio_weigh() - multiply f's factors by their weights in place.
  * RET the weighted TRES sum (0 without TRES weights).
  */

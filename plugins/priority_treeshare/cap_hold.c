@@ -174,21 +174,16 @@ static bool held_key_add(struct ts_job_set *s, struct ts_job_key k)
 	return false;
 }
 
-bool cap_hold_at_set(job_record_t *job)
+/*
+ * cap_hold_at_set() while an fscap is in force; a function apart, so
+ * that the usual call (none in force) costs no more than its test.
+ */
+static __attribute__((noinline)) bool hold_at_set(job_record_t *job)
 {
-	struct ts_job_key k;
+	struct ts_job_key k = job_key(job);
 	const char *reason;
 	bool now_held = false;
 
-	/*
-	 * No fscap in force (the caller holds the association lock that
-	 * guards live): nothing to hold, and a job held before is released
-	 * by the next pass, so an operator's release needs no exemption.
-	 * Every job's priority is set here: no lock, no lookup.
-	 */
-	if (!live.size)
-		return false;
-	k = job_key(job);
 	slurm_mutex_lock(&cap_mutex);
 	if (job->priority == 0 && !job->direct_set_prio &&
 	    job->state_reason == WAIT_HELD && ts_job_set_has(&held, k)) {
@@ -207,6 +202,19 @@ bool cap_hold_at_set(job_record_t *job)
 	}
 	slurm_mutex_unlock(&cap_mutex);
 	return now_held;
+}
+
+bool cap_hold_at_set(job_record_t *job)
+{
+	/*
+	 * No fscap in force (the caller holds the association lock that
+	 * guards live): nothing to hold, and a job held before is released
+	 * by the next pass, so an operator's release needs no exemption.
+	 * Every job's priority is set here: no lock, no lookup.
+	 */
+	if (!live.size)
+		return false;
+	return hold_at_set(job);
 }
 
 /* One cap pass's state, carried through list_for_each_ro(). */

@@ -181,38 +181,48 @@ static void factors_clear(job_record_t *job)
 }
 
 /*
- * Zeroed factors with TRES arrays when TRES weights are set; the arrays
- * of the last computation are reused when their size still fits.
+ * The job's factor record with TRES arrays when TRES weights are set
+ * (the weights copied in), none when not; the arrays of the last
+ * computation are reused when their size still fits.  The other fields
+ * are left as they are.
  */
+static ts_job_factors_t *factors_arrays(job_record_t *job,
+					const struct ts_prio_config *p)
+{
+	ts_job_factors_t *pf = job->prio_factors;
+
+	if (!pf)
+		pf = job->prio_factors = xmalloc(sizeof(*pf));
+	if (!p->w_tres) {
+		xfree(pf->priority_tres);
+		xfree(pf->tres_weights);
+		pf->tres_cnt = 0;
+		return pf;
+	}
+	if (!pf->priority_tres || !pf->tres_weights ||
+	    pf->tres_cnt != p->tres_cnt) {
+		xfree(pf->priority_tres);
+		xfree(pf->tres_weights);
+		pf->priority_tres = xcalloc(p->tres_cnt, sizeof(double));
+		pf->tres_weights = xcalloc(p->tres_cnt, sizeof(double));
+		pf->tres_cnt = p->tres_cnt;
+	}
+	memcpy(pf->tres_weights, p->w_tres, p->tres_cnt * sizeof(double));
+	return pf;
+}
+
+/* Zeroed factors with TRES arrays when TRES weights are set. */
 static ts_job_factors_t *factors_reset(job_record_t *job,
 				       const struct ts_prio_config *p)
 {
-	ts_job_factors_t *pf = job->prio_factors;
-	double *tres = NULL, *weights = NULL;
+	ts_job_factors_t *pf = factors_arrays(job, p);
+	double *tres = pf->priority_tres, *weights = pf->tres_weights;
+	uint32_t n = pf->tres_cnt;
 
-	if (!pf) {
-		pf = job->prio_factors = xmalloc(sizeof(*pf));
-	} else {
-		if (p->w_tres && pf->priority_tres && pf->tres_weights &&
-		    pf->tres_cnt == p->tres_cnt) {
-			tres = pf->priority_tres;
-			weights = pf->tres_weights;
-		} else {
-			xfree(pf->priority_tres);
-			xfree(pf->tres_weights);
-		}
-		memset(pf, 0, sizeof(*pf));
-	}
-	if (p->w_tres) {
-		if (!tres) {
-			tres = xcalloc(p->tres_cnt, sizeof(double));
-			weights = xcalloc(p->tres_cnt, sizeof(double));
-		}
-		memcpy(weights, p->w_tres, p->tres_cnt * sizeof(double));
-		pf->priority_tres = tres;
-		pf->tres_weights = weights;
-		pf->tres_cnt = p->tres_cnt;
-	}
+	memset(pf, 0, sizeof(*pf));
+	pf->priority_tres = tres;
+	pf->tres_weights = weights;
+	pf->tres_cnt = n;
 	return pf;
 }
 
@@ -230,8 +240,7 @@ double job_prio_part_tres(const struct ts_prio_config *p, job_record_t *job,
 	struct ts_prio_part ps;
 
 	part_snapshot(part, &ps);
-	ts_prio_tres_factors(p, &snap, &ps, f);
-	return ts_prio_tres_weigh(p, f);
+	return ts_prio_tres_weighted(p, &snap, &ps, f);
 }
 
 double job_prio_part_term(const struct ts_prio_config *p, part_record_t *part)
@@ -298,6 +307,7 @@ double job_prio_qos_term(const struct ts_prio_config *p,
 
 /* Entry k's priority of job in part under QOS factor qos (weighted). */
 static void part_priority(const struct ts_prio_config *p, job_record_t *job,
+			  const struct ts_prio_job *snap,
 			  const struct ts_prio_factors *f, part_record_t *part,
 			  double qos, uint32_t *array, int k)
 {
@@ -309,11 +319,9 @@ static void part_priority(const struct ts_prio_config *p, job_record_t *job,
 	uint32_t prio;
 	int capped;
 
-	if (n) {
-		memset(tres, 0, sizeof(tres));
-		part_tres = job_prio_part_tres(p, job, part, tres);
-	}
 	part_snapshot(part, &ps);
+	if (n)
+		part_tres = ts_prio_tres_weighted_sum(p, snap, &ps, tres);
 	fq.qos = qos;
 	prio = ts_prio_part_total(p, &fq, &ps, part_tres, &capped);
 	if (capped)
@@ -364,23 +372,26 @@ static void each_part(job_record_t *job, part_qos_fn fn, void *arg)
 {
 	list_t *qos_list = ts_job_qos_list(job);
 	int n_qos = qos_list ? list_count(qos_list) : 1;
-	int n_part = job->part_ptr_list ? list_count(job->part_ptr_list) : 1;
-	uint32_t *array = ts_prio_array_get(job, n_part * n_qos);
+	uint32_t *array;
 	struct part_list pl;
 	part_record_t *part;
 	list_itr_t *itr;
 	int i, k = 0;
 
 	if (!job->part_ptr_list) {
+		array = ts_prio_array_get(job, n_qos);
 		(void)each_qos(job->part_ptr, qos_list, &k, array, fn, arg);
 		return;
 	}
+	/* pl.n counts every partition, past PARTS_MAX too. */
 	if (sorted_parts(job, &pl)) {
+		array = ts_prio_array_get(job, pl.n * n_qos);
 		for (i = 0; i < pl.n; i++)
 			(void)each_qos(pl.part[i], qos_list, &k, array, fn,
 				       arg);
 		return;
 	}
+	array = ts_prio_array_get(job, pl.n * n_qos);
 	itr = list_iterator_create(job->part_ptr_list);
 	while ((part = list_next(itr)))
 		(void)each_qos(part, qos_list, &k, array, fn, arg);
@@ -390,6 +401,7 @@ static void each_part(job_record_t *job, part_qos_fn fn, void *arg)
 struct weighted_part {
 	const struct ts_prio_config *p;
 	job_record_t *job;
+	const struct ts_prio_job *snap;
 	const struct ts_prio_factors *f;
 };
 
@@ -397,16 +409,17 @@ static void weighted_part_priority(const struct part_qos *pq, void *arg)
 {
 	struct weighted_part *wp = arg;
 
-	part_priority(wp->p, wp->job, wp->f, pq->part,
+	part_priority(wp->p, wp->job, wp->snap, wp->f, pq->part,
 		      job_prio_qos_term(wp->p, pq->qos, wp->f->qos), pq->array,
 		      pq->k);
 }
 
 /* One priority per partition (and QOS), in priority-array order. */
 static void part_priorities(const struct ts_prio_config *p, job_record_t *job,
+			    const struct ts_prio_job *snap,
 			    const struct ts_prio_factors *f)
 {
-	struct weighted_part wp = { .p = p, .job = job, .f = f };
+	struct weighted_part wp = { .p = p, .job = job, .snap = snap, .f = f };
 
 	each_part(job, weighted_part_priority, &wp);
 }
@@ -565,13 +578,12 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 			  const struct ts_prio_config *p, job_record_t *job,
 			  time_t now, struct fs_memo *memo)
 {
-	size_t nt = p->w_tres ? p->tres_cnt : 0;
-	double tres[nt ? nt : 1];
 	struct ts_prio_part part;
 	struct ts_prio_job snap;
-	struct ts_prio_factors f = { .tres = nt ? tres : NULL };
+	struct ts_prio_factors f;
 	ts_job_factors_t *pf;
-	double tres_sum;
+	double tres_sum, *weights;
+	uint32_t n_tres;
 	uint32_t prio;
 	int capped;
 
@@ -593,28 +605,33 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 		return formula_compute(c, p, job, &snap, now,
 				       factors_reset(job, p));
 	/*
-	 * The factors first, into locals; the job's factor record is
-	 * touched last, so that its cache miss overlaps the arithmetic.
+	 * The weighted TRES factors go straight into the job's record;
+	 * the rest is stored in one assignment, which zeroes the fields
+	 * not computed, as a reset would.
 	 */
+	pf = factors_arrays(job, p);
+	f.tres = pf->priority_tres;
 	tres_sum = ts_prio_weighted(p, &snap, now, &f);
-	pf = factors_reset(job, p);
-	if (nt)
-		memcpy(pf->priority_tres, tres, nt * sizeof(*tres));
-	pf->priority_age = f.age;
-	pf->priority_assoc = f.assoc;
-	pf->priority_fs = f.fs;
-	pf->priority_js = f.js;
-	pf->priority_part = f.part;
-	pf->priority_qos = f.qos;
-	pf->priority_site = f.site;
-	pf->nice = f.nice;
+	weights = pf->tres_weights;
+	n_tres = pf->tres_cnt;
+	*pf = (ts_job_factors_t){ .priority_age = f.age,
+				  .priority_assoc = f.assoc,
+				  .priority_fs = f.fs,
+				  .priority_js = f.js,
+				  .priority_part = f.part,
+				  .priority_qos = f.qos,
+				  .priority_site = f.site,
+				  .priority_tres = f.tres,
+				  .tres_cnt = n_tres,
+				  .tres_weights = weights,
+				  .nice = f.nice };
 
 	prio = ts_prio_total(&f, tres_sum, &capped);
 	if (capped)
 		report_cap(job);
 	ts_prio_array_drop(job);
 	if (job->part_ptr_list || ts_job_qos_list(job))
-		part_priorities(p, job, &f);
+		part_priorities(p, job, &snap, &f);
 
 	/* clang-format off */
 	log_flag(PRIO,

@@ -418,29 +418,10 @@ void conf_fini(void)
 	}
 }
 
-static void cluster_now(struct ts_prio_config *p)
-{
-	int nodes = ts_node_count();
-
-	p->cluster_cpus = &cluster_cpus ? cluster_cpus : 0;
-	p->node_count = nodes > 0 ? (uint32_t)nodes : 0;
-	/* 24.11 gives no job size without nodes or CPUs (22.05 divides). */
-	if (!ts_job_size_defined(p->node_count, p->cluster_cpus))
-		p->w_js = 0;
-}
-
-struct ts_prio_config conf_prio_now(const struct priority_conf *c)
-{
-	struct ts_prio_config p = c->prio;
-
-	cluster_now(&p);
-	return p;
-}
-
 struct ts_prio_config conf_factors_now(const struct priority_conf *c)
 {
 	struct ts_prio_config p = c->factors;
 
-	cluster_now(&p);
+	conf_cluster_now(&p);
 	return p;
 }

@@ -15,6 +15,8 @@
 #ifndef PT_PRIORITY_CONF_H
 #define PT_PRIORITY_CONF_H
 
+#include "slurmctld_api.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -127,8 +129,29 @@ double conf_decay_factor(uint32_t hl);
  */
 void conf_error_once(const char *line);
 
-/* conf_prio_now() - c->prio with the cluster's CPU and node counts now. */
-struct ts_prio_config conf_prio_now(const struct priority_conf *c);
+/* conf_cluster_now() - the cluster's CPU and node counts now into p. */
+static inline void conf_cluster_now(struct ts_prio_config *p)
+{
+	int nodes = ts_node_count();
+
+	p->cluster_cpus = &cluster_cpus ? cluster_cpus : 0;
+	p->node_count = nodes > 0 ? (uint32_t)nodes : 0;
+	/* 24.11 gives no job size without nodes or CPUs (22.05 divides). */
+	if (!ts_job_size_defined(p->node_count, p->cluster_cpus))
+		p->w_js = 0;
+}
+
+/*
+ * conf_prio_now() - c->prio with the cluster's CPU and node counts now.
+ * Inline: priority_p_set() takes it once per job.
+ */
+static inline struct ts_prio_config conf_prio_now(const struct priority_conf *c)
+{
+	struct ts_prio_config p = c->prio;
+
+	conf_cluster_now(&p);
+	return p;
+}
 
 /* conf_factors_now() - c->factors with the cluster's counts now. */
 struct ts_prio_config conf_factors_now(const struct priority_conf *c);

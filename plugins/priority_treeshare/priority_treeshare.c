@@ -287,24 +287,25 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	uint32_t prio;
 
 	(void)last_prio;
-	/* Its record is far in memory: ask for it before the locks. */
-	job_prio_prefetch(job_ptr, 0);
 	if (!(c = conf_get()))
 		return 0;
 	/*
 	 * The site factor first, so that the sum includes its change.
 	 * site_factor/none's changes nothing, and Slurm's wrapper times
 	 * each call with two gettimeofday() and a formatted string: the
-	 * job's priority is the same without the call.
+	 * job's priority is the same without the call.  Its record is far
+	 * in memory: ask for it while the call runs (without the call, the
+	 * next line reads it at once, and the hints would only cost).
 	 */
-	if (!c->site_factor_none)
+	if (!c->site_factor_none) {
+		job_prio_prefetch(job_ptr, 0);
 		site_factor_g_set(job_ptr);
-	/* The record is in by now; ask for what it points to. */
+	}
+	/* Ask for what the record points to before the locks. */
 	job_prio_prefetch(job_ptr, 1);
 	p = conf_prio_now(c);
 
 	assoc_mgr_lock(locks);
-	fs_cache_prefetch(job_ptr->assoc_id);
 	if (job_prio_needs_usage(c, job_ptr, &memo)) {
 		/* Its user's usage is computed now and kept, as in Slurm. */
 		assoc_mgr_unlock(locks);

@@ -10,6 +10,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "priority.h"
 
@@ -548,6 +549,70 @@ START_TEST(tres_of_weight_zero_are_skipped_without_changing_a_bit)
 }
 END_TEST
 
+/*
+ * The one-pass functions are the two-pass ones to the bit: factors then
+ * weights (ts_prio_weighted() against ts_prio_factors() and
+ * ts_prio_weigh()), and TRES factors then weights for a partition
+ * (ts_prio_tres_weighted() against ts_prio_tres_factors() and
+ * ts_prio_tres_weigh()), with and without tres_on, normalised or not,
+ * an entry with no partition total keeping its value (weighted again);
+ * ts_prio_tres_weighted_sum() over a used scratch array gives the sum
+ * over zeros.
+ */
+START_TEST(one_pass_weighing_equals_factors_then_weights)
+{
+	static const double w[TRES_N] = { 100, 0, 10 };
+	static const uint64_t no_mem[TRES_N] = { 40, 0, 10 };
+	const struct ts_prio_part p = {
+		.job_factor = 1, .norm = 1, .max_time = 60, .tres_cnt = no_mem
+	};
+	uint64_t req[TRES_N] = { 16, 40000, 4 };
+	unsigned flags[2] = { 0, TS_PRIO_NO_NORMAL_TRES };
+	struct ts_prio_config c = config();
+	struct ts_prio_job j = job();
+	uint32_t on[TRES_N];
+	int k, sel;
+
+	c.w_tres = w;
+	c.tres_cnt = TRES_N;
+	j.tres_req = req;
+	for (sel = 0; sel < 2; sel++) {
+		c.tres_on = sel ? on : NULL;
+		c.n_tres_on = sel ? ts_prio_tres_select(w, TRES_N, on) : 0;
+		for (k = 0; k < 2; k++) {
+			double t1[TRES_N], t2[TRES_N];
+			double a[TRES_N] = { 0.3, 0.7, 0.11 };
+			double b[TRES_N] = { 0.3, 0.7, 0.11 };
+			struct ts_prio_factors one = { .tres = t1 };
+			struct ts_prio_factors two = { .tres = t2 };
+			double s1, s2;
+
+			c.flags = flags[k];
+			s1 = ts_prio_weighted(&c, &j, NOW, &one);
+			ts_prio_factors(&c, &j, NOW, &two);
+			s2 = ts_prio_weigh(&c, &two);
+			ck_assert_mem_eq(&s1, &s2, sizeof(s1));
+			ck_assert_mem_eq(t1, t2, sizeof(t1));
+			one.tres = two.tres = NULL;
+			ck_assert_mem_eq(&one, &two, sizeof(one));
+
+			s1 = ts_prio_tres_weighted(&c, &j, &p, a);
+			ts_prio_tres_factors(&c, &j, &p, b);
+			s2 = ts_prio_tres_weigh(&c, b);
+			ck_assert_mem_eq(&s1, &s2, sizeof(s1));
+			ck_assert_mem_eq(a, b, sizeof(a));
+
+			/* The sum alone: any scratch, as over zeros. */
+			memset(b, 0, sizeof(b));
+			ts_prio_tres_factors(&c, &j, &p, b);
+			s2 = ts_prio_tres_weigh(&c, b);
+			s1 = ts_prio_tres_weighted_sum(&c, &j, &p, a);
+			ck_assert_mem_eq(&s1, &s2, sizeof(s1));
+		}
+	}
+}
+END_TEST
+
 Suite *suite_priority(void)
 {
 	Suite *s = suite_create("priority");
@@ -569,6 +634,7 @@ Suite *suite_priority(void)
 	tcase_add_test(tc, tres_select_keeps_the_nonzero_weights_in_order);
 	tcase_add_test(tc,
 		       tres_of_weight_zero_are_skipped_without_changing_a_bit);
+	tcase_add_test(tc, one_pass_weighing_equals_factors_then_weights);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("sum");
