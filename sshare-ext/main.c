@@ -50,13 +50,18 @@ static int parse_fields(const char *spec, struct field_list *list)
 	return -1;
 }
 
-/* sshare's default columns; with --targets the cap columns after them. */
+/*
+ * sshare's default columns; with --targets the cap columns after them.
+ * sshare adds LevelFS under Fair Tree only: the algorithm decides, not
+ * the FairShare rule (25.11's sshare prints the stored FairShare under
+ * every algorithm, without LevelFS outside Fair Tree).
+ */
 static const char *default_fields(const struct cli *c,
 				  const struct share_set *s, char *buf,
 				  size_t len)
 {
-	const char *d = fields_default(s->fs_rule == FS_RULE_FAIR_TREE,
-				       c->long_flag, c->partitions);
+	const char *d = fields_default(s->algo == TS_FS_FAIR_TREE, c->long_flag,
+				       c->partitions);
 
 	if (!c->targets)
 		return d;
