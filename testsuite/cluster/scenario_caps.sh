@@ -134,7 +134,7 @@ scenario_caps()
 	local array het script=$TS_CLUSTER_DIR/jobs/caps-het.sh
 	local -a all=()
 
-	[ "$P" = treeshare ] || return 0
+	[ "$PLUGIN" = priority/treeshare ] || return 0
 	if ! wait_for 30 "no job to run" ts_no_job_running; then
 		not_ok "$P: caps scenario starts with no job running" "$(squeue 2>&1)"
 		return 1

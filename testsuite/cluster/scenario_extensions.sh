@@ -191,7 +191,7 @@ scenario_extensions()
 	local snap=$TS_CLUSTER_DIR/snap line u j bad want
 	local -a work=()
 
-	[ "$P" = treeshare ] || return 0
+	[ "$PLUGIN" = priority/treeshare ] || return 0
 	if ! wait_for 30 "no job to run" ts_no_job_running; then
 		not_ok "$P: extensions scenario starts with no job running" "$(squeue 2>&1)"
 		return 1
