@@ -19,8 +19,11 @@
 #                                 reconfigure; a bad formula at start
 #   (g) scenario_caps.sh          priority/treeshare only (issue 20):
 #                                 fscap= feasibility caps hold and release
+#   (h) scenario_caps.sh          priority/treeshare only: a usage
+#       (scenario_caps_window)    window roll releases a cap-held job;
+#                                 empties RawUsage, so after the others
 #   (d) scenario-node-power.sh    node off/on/kill helpers of the power lab
-# TS_SCENARIOS="b c e f g d" (letters) runs only those after (a); unset,
+# TS_SCENARIOS="b c e f g h d" (letters) runs only those after (a); unset,
 # all of them.
 # then "cluster down" and a check, by pid, that nothing it started is
 # left.  The cluster goes down on any exit (trap), logs stay.
@@ -118,6 +121,7 @@ if scenario_usage_order; then
 		wanted e && scenario_switch
 		wanted f && scenario_extensions
 		wanted g && scenario_caps
+		wanted h && scenario_caps_window
 	fi
 fi
 wanted d && scenario_node_power

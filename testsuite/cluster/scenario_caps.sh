@@ -132,15 +132,16 @@ caps_prio_above_zero()
 	done
 }
 
-# caps_set TEXT - the targets file and PriorityParameters naming it, at
-# reconfigure; waits for the first cycle that evaluates the caps.
+# caps_set TEXT [PARAMS] - the targets file and PriorityParameters naming
+# it (and PARAMS, more key=value,...), at reconfigure; waits for the
+# first cycle that evaluates the caps.
 caps_set()
 {
 	local line
 	printf '%s\n' "$1" >"$CAPS_FILE"
 	line=$(wc -l <"$CAPS_LOG")
 	CAPS_T0=$(date +%s)
-	"$TS_CLUSTER" conf "PriorityParameters=fs_targets=$CAPS_FILE"
+	"$TS_CLUSTER" conf "PriorityParameters=fs_targets=$CAPS_FILE${2:+,$2}"
 	scontrol reconfigure >>"$TS_CLUSTER_DIR/snap/caps-reconf.out" 2>&1
 	wait_for 150 "a cycle evaluating the caps" caps_cycles_at_least "$line" 1
 }
@@ -305,5 +306,58 @@ scenario_caps()
 	scontrol reconfigure >>"$snap/caps-reconf.out" 2>&1
 	wait_for 30 "no job to run" ts_no_job_running ||
 		not_ok "$P: scancel ends the caps scenario's jobs within 30s" "$(squeue 2>&1)"
+	rm -f "$CAPS_FILE"
+}
+
+# caps_group2_usage - group2's RawUsage in sshare (the account's row).
+caps_group2_usage()
+{
+	ts_raw_usage | awk -F'|' '$1 == "group2" && $2 == "" { print $3; exit }'
+}
+
+# caps_running JOBID - the job is RUNNING.
+caps_running()
+{
+	[ "$(caps_squeue "$1" %T)" = RUNNING ]
+}
+
+# scenario_caps_window - scenario (h): a window roll releases a cap-held
+# job.  usage_window=60,usage_depth=2 at reconfigure puts the usage so far
+# into the current one-minute window (group2 over "fscap=1%"); the cycles
+# (one a minute) roll one window each, before they evaluate the caps, so
+# the first cycle sees that usage as window 1 and holds suzy's job
+# submitted then; the next (rarely the one after) drops it, group2's
+# usage is 0 and the job starts with no command on it.
+# Leaves no PriorityParameters and no job; RawUsage is then the (empty)
+# window usage, so run it after every scenario that needs (a)'s usage.
+scenario_caps_window()
+{
+	local snap=$TS_CLUSTER_DIR/snap job t0 u
+
+	[ "$PLUGIN" = priority/treeshare ] || return 0
+	if ! wait_for 30 "no job to run" ts_no_job_running ||
+	   ! caps_set "account group2 fscap=1%" "usage_window=60,usage_depth=2" \
+		2>"$snap/caps-window.err"; then
+		not_ok "$P: fscap: a cycle evaluates group2 fscap=1% with one-minute usage windows" \
+			"$(cat "$snap/caps-window.err")" "$(squeue 2>&1)" "$(tail -n 20 "$CAPS_LOG")"
+		return 1
+	fi
+	u=$(caps_group2_usage)
+	job=$(ts_submit suzy -p lab -c 1 --wrap 'sleep 300')
+	t0=$(date +%s)
+	if caps_held_by_cap "$job" group2 1 &&
+	   wait_for 150 "the window roll to release suzy's job" \
+		caps_running "$job" 2>>"$snap/caps-window.err"; then
+		ok "$P: fscap: a window roll releases a cap-held job: group2 RawUsage $u -> $(caps_group2_usage) at the next window, suzy's job runs $(($(date +%s) - t0))s after it was held, with no command on it"
+	else
+		not_ok "$P: fscap: a window roll releases a cap-held job" \
+			"group2 RawUsage $u -> $(caps_group2_usage)" "$(cat "$snap/caps-window.err")" \
+			"$(squeue -o '%i %u %a %T %Q %r' 2>&1)"
+	fi
+	scancel "$job"
+	sed -i '/^[[:space:]]*PriorityParameters[[:space:]]*=/Id' "$SLURM_CONF"
+	scontrol reconfigure >>"$snap/caps-reconf.out" 2>&1
+	wait_for 30 "no job to run" ts_no_job_running ||
+		not_ok "$P: scancel ends the window scenario's job within 30s" "$(squeue 2>&1)"
 	rm -f "$CAPS_FILE"
 }

@@ -6,10 +6,12 @@
 # (build/cluster-check-<run>), in parallel: the runs spend most of their
 # time waiting for one-minute decay cycles, not on the CPU.
 #   multifactor     Debian's priority/multifactor, every scenario it has
-#   treeshare       priority/treeshare, every scenario but (g)
+#   treeshare       priority/treeshare, every scenario but (g), with
+#                   the window roll of caps (h) after (f)
 #   treeshare-caps  priority/treeshare, (a) then the caps scenario (g),
 #                   which needs (a)'s usage; split off because (g) alone
-#                   takes ~6 min of waiting for cycles
+#                   takes ~6 min of waiting for cycles; (h) is not here
+#                   because this run is the longer one
 # The treeshare runs only when build/lib/slurm/priority_treeshare.so
 # exists.  A caller's TS_SCENARIOS narrows every run to those letters; a
 # run left with none of its letters is skipped.  The runs' TAP goes to
@@ -33,7 +35,7 @@ rm -f "$TAP_FILE"
 declare -A run=([multifactor]="priority/multifactor|b c d")
 runs=(multifactor)
 if [ -f "$TOP/build/lib/slurm/priority_treeshare.so" ]; then
-	run[treeshare]="priority/treeshare|b c e f d"
+	run[treeshare]="priority/treeshare|b c e f h d"
 	run[treeshare-caps]="priority/treeshare|g"
 	runs+=(treeshare treeshare-caps)
 fi
