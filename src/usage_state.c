@@ -14,6 +14,7 @@
  * and the windows image through window_store.h's own checks.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@
 #define HEADER_BYTES 72
 #define CRC_BYTES    4
 #define FLAG_WINDOWS 1u
+#define KEY_BYTES    12 /* uint32 job id, int64 submit time */
 
 static void set_free(struct ts_usage_set *set)
 {
@@ -43,7 +45,26 @@ void ts_usage_state_free(struct ts_usage_state *s)
 	set_free(&s->leaf);
 	set_free(&s->qos);
 	free(s->windows);
+	free(s->held.key);
+	free(s->exempt.key);
 	memset(s, 0, sizeof(*s));
+}
+
+int ts_usage_state_keys(struct ts_job_keys *keys, const struct ts_job_set *set,
+			struct ts_error *err)
+{
+	struct ts_job_key k;
+	size_t pos = 0;
+
+	free(keys->key);
+	keys->n = 0;
+	keys->key = malloc((set->n ? set->n : 1) * sizeof(*keys->key));
+	if (!keys->key)
+		return ts_error_set(err, TS_ENOMEM, -1,
+				    "cannot allocate %zu job keys", set->n);
+	while (keys->n < set->n && ts_job_set_next(set, &pos, &k))
+		keys->key[keys->n++] = k;
+	return TS_OK;
 }
 
 static int set_alloc(struct ts_usage_set *set, size_t n, size_t v)
@@ -146,6 +167,34 @@ static int sort_set(struct ts_usage_set *set, size_t v, const char *what,
 	return TS_OK;
 }
 
+static int cmp_key(const void *x, const void *y)
+{
+	const struct ts_job_key *a = x, *b = y;
+
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	return a->submit < b->submit ? -1 : a->submit > b->submit;
+}
+
+static int sort_keys(struct ts_job_keys *keys, const char *what,
+		     struct ts_error *err)
+{
+	size_t i;
+
+	if (keys->n < 2)
+		return TS_OK;
+	qsort(keys->key, keys->n, sizeof(*keys->key), cmp_key);
+	for (i = 1; i < keys->n; i++)
+		if (!cmp_key(&keys->key[i - 1], &keys->key[i]))
+			/* clang-format off */
+			return ts_error_set(err, TS_EINVAL, -1,
+					    "%s job %u submitted at %" PRId64 " appears twice",
+					    what, keys->key[i].id,
+					    keys->key[i].submit);
+	/* clang-format on */
+	return TS_OK;
+}
+
 int ts_usage_state_sort(struct ts_usage_state *s, struct ts_error *err)
 {
 	size_t v = ts_usage_state_values(s);
@@ -155,6 +204,10 @@ int ts_usage_state_sort(struct ts_usage_state *s, struct ts_error *err)
 		rc = sort_set(&s->leaf, v, "leaf usage of association", err);
 	if (!rc)
 		rc = sort_set(&s->qos, v, "QOS", err);
+	if (!rc)
+		rc = sort_keys(&s->held, "held", err);
+	if (!rc)
+		rc = sort_keys(&s->exempt, "exempt", err);
 	return rc;
 }
 
@@ -223,6 +276,37 @@ static int check_set(const struct ts_usage_set *set, size_t v,
 	return TS_OK;
 }
 
+/* A job key list rising by (id, submit), no id 0. */
+static int check_keys(const struct ts_job_keys *keys, const char *what,
+		      struct ts_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < keys->n; i++) {
+		const struct ts_job_key *k = &keys->key[i];
+
+		if (!k->id || k->submit < 0 ||
+		    (i && cmp_key(&keys->key[i - 1], k) >= 0))
+			/* clang-format off */
+			return ts_error_set(err, TS_EINVAL, -1,
+					    "%s job keys: job %u submitted at %" PRId64 " is not rising or not a job",
+					    what, k->id, k->submit);
+		/* clang-format on */
+	}
+	return TS_OK;
+}
+
+static unsigned char *put_keys(unsigned char *p, const struct ts_job_keys *keys)
+{
+	size_t i;
+
+	for (i = 0; i < keys->n; i++, p += KEY_BYTES) {
+		ts_put32(p, keys->key[i].id);
+		ts_put64(p + 4, (uint64_t)keys->key[i].submit);
+	}
+	return p;
+}
+
 static unsigned char *put_set(unsigned char *p, const struct ts_usage_set *set,
 			      size_t v)
 {
@@ -244,6 +328,7 @@ int ts_usage_state_encode(const struct ts_usage_state *s, unsigned char **buf,
 	uint64_t body;
 	unsigned char *b, *p;
 	uint32_t t;
+	bool keys = s->held.n || s->exempt.n;
 	int rc;
 
 	*buf = NULL;
@@ -254,11 +339,17 @@ int ts_usage_state_encode(const struct ts_usage_state *s, unsigned char **buf,
 			       "leaf usage of association", err);
 	if (!rc)
 		rc = check_set(&s->qos, v, s->tres_id, "QOS", err);
+	if (!rc)
+		rc = check_keys(&s->held, "held", err);
+	if (!rc)
+		rc = check_keys(&s->exempt, "exempt", err);
 	if (rc)
 		return rc;
 	body = 4 * (uint64_t)s->n_tres +
 	       (s->assoc.n + s->leaf.n + s->qos.n) * record_bytes(s->n_tres) +
 	       s->windows_len;
+	if (keys)
+		body += 8 + KEY_BYTES * (uint64_t)(s->held.n + s->exempt.n);
 	total = HEADER_BYTES + (size_t)body + CRC_BYTES;
 	b = calloc(1, total);
 	if (!b)
@@ -266,7 +357,7 @@ int ts_usage_state_encode(const struct ts_usage_state *s, unsigned char **buf,
 			err, TS_ENOMEM, -1,
 			"cannot allocate %zu bytes for the usage state", total);
 	memcpy(b, MAGIC, 8);
-	ts_put32(b + 8, TS_USAGE_STATE_VERSION);
+	ts_put32(b + 8, keys ? 2 : 1);
 	ts_put32(b + 12,
 		 s->windows_active && s->windows_len ? FLAG_WINDOWS : 0);
 	ts_put64(b + 16, body);
@@ -287,6 +378,12 @@ int ts_usage_state_encode(const struct ts_usage_state *s, unsigned char **buf,
 	if (s->windows_len)
 		memcpy(p, s->windows, s->windows_len);
 	p += s->windows_len;
+	if (keys) {
+		ts_put32(p, (uint32_t)s->held.n);
+		ts_put32(p + 4, (uint32_t)s->exempt.n);
+		p = put_keys(p + 8, &s->held);
+		p = put_keys(p, &s->exempt);
+	}
 	ts_put32(p, ts_crc32(0, b, total - CRC_BYTES));
 	*buf = b;
 	*len = total;
@@ -368,6 +465,38 @@ static const unsigned char *get_set(const unsigned char *p,
 	return p;
 }
 
+/* n job keys from p into *keys: rising, no id 0.  RET past them, or NULL. */
+static const unsigned char *get_keys(const unsigned char *p, size_t n,
+				     struct ts_job_keys *keys, const char *what,
+				     struct ts_error *err)
+{
+	size_t i;
+
+	keys->key = malloc((n ? n : 1) * sizeof(*keys->key));
+	if (!keys->key) {
+		ts_error_set(err, TS_ENOMEM, -1, "cannot allocate %zu job keys",
+			     n);
+		return NULL;
+	}
+	for (i = 0; i < n; i++, p += KEY_BYTES) {
+		struct ts_job_key *k = &keys->key[i];
+
+		k->id = ts_get32(p);
+		k->submit = (int64_t)ts_get64(p + 4);
+		keys->n = i + 1;
+		if (!k->id || k->submit < 0 ||
+		    (i && cmp_key(&keys->key[i - 1], k) >= 0)) {
+			/* clang-format off */
+			ts_error_set(err, TS_ECORRUPT, -1,
+				     "%s job keys: job %u submitted at %" PRId64 " is not rising or not a job",
+				     what, k->id, k->submit);
+			/* clang-format on */
+			return NULL;
+		}
+	}
+	return p;
+}
+
 static int check_times(const struct ts_usage_state *s, int64_t now,
 		       struct ts_error *err)
 {
@@ -419,6 +548,7 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 {
 	const unsigned char *b = buf, *p;
 	uint64_t body, need, n_tres, n_assoc, n_leaf, n_qos, n_rec, w_len;
+	uint64_t n_held = 0, n_exempt = 0;
 	uint32_t version, flags, t, u;
 	size_t v, i;
 	int rc;
@@ -428,10 +558,10 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 	if (rc)
 		return rc;
 	version = ts_get32(b + 8);
-	if (version != TS_USAGE_STATE_VERSION)
-		return ts_error_set(err, TS_ECORRUPT, -1,
-				    "format version %u, this build reads %d",
-				    version, TS_USAGE_STATE_VERSION);
+	if (version != 1 && version != 2)
+		return ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"format version %u, this build reads 1 and 2", version);
 	flags = ts_get32(b + 12);
 	if (flags & ~FLAG_WINDOWS)
 		return ts_error_set(err, TS_ECORRUPT, -1,
@@ -450,6 +580,28 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 		need = UINT64_MAX;
 	else
 		need = 4 * n_tres + n_rec * record_bytes(n_tres) + w_len;
+	/* version 2: the job keys' counts follow, then the keys */
+	if (version == 2 && need <= body && body - need >= 8) {
+		uint64_t room = body - need - 8;
+
+		n_held = ts_get32(b + HEADER_BYTES + need);
+		n_exempt = ts_get32(b + HEADER_BYTES + need + 4);
+		/* clang-format off */
+		if (n_held + n_exempt != room / KEY_BYTES ||
+		    room % KEY_BYTES)
+			return ts_error_set(err, TS_ECORRUPT, -1,
+					    "%" PRIu64 " held and %" PRIu64 " exempt job keys do not fill the %" PRIu64 " bytes after the usage windows",
+					    n_held, n_exempt, room);
+		/* clang-format on */
+		/* the writer makes version 1 of a state without keys */
+		if (!n_held && !n_exempt)
+			return ts_error_set(
+				err, TS_ECORRUPT, -1,
+				"format version 2 without job keys");
+		need += 8 + room;
+	} else if (version == 2) {
+		need = UINT64_MAX;
+	}
 	/* clang-format off */
 	if (need != body)
 		return ts_error_set(err, TS_ECORRUPT, -1,
@@ -518,6 +670,18 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 		rc = check_windows(s, now, err);
 		if (rc)
 			goto fail;
+	}
+	if (version == 2) {
+		/* every count is bounded by the body's bytes (above) */
+		p += w_len + 8;
+		p = get_keys(p, (size_t)n_held, &s->held, "held", err);
+		if (p)
+			p = get_keys(p, (size_t)n_exempt, &s->exempt, "exempt",
+				     err);
+		if (!p) {
+			rc = err->code ? err->code : TS_ECORRUPT;
+			goto fail;
+		}
 	}
 	return TS_OK;
 fail:

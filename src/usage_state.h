@@ -16,13 +16,16 @@
  *                (its leaf_usage), that too
  *   windows      the usage windows, a whole treeshare_windows image
  *                (window_store.h), when usage_window= is or was in use
+ *   job keys     the jobs a feasibility cap holds and those an operator
+ *                let run (cap_hold.h), so that an override survives a
+ *                restart
  * so that one rename publishes a consistent state: usage and the decay
  * time it goes with can never come from two different cycles.
  *
- * File layout (little-endian, version 1):
+ * File layout (little-endian, version 1 or 2):
  *   off  size
  *     0     8  magic "TSSTATE\0"
- *     8     4  format version (1)
+ *     8     4  format version (1, or 2 when there are job keys)
  *    12     4  flags: bit 0 windows in use (else kept for later)
  *    16     8  body length B (from offset 72 to the CRC)
  *    24     8  saved_at, int64 epoch seconds
@@ -38,14 +41,22 @@
  *                    L x (uint32 id, V values)   rising, each an A id
  *                    Q x (uint32 id, V values)   rising
  *                    W bytes: a treeshare_windows file image
+ *                    version 2 only:
+ *                    uint32 H, uint32 E
+ *                    H x (uint32 job id, int64 submit time)  held
+ *                    E x (uint32 job id, int64 submit time)  exempt
+ *                    each list rising by (id, submit), ids not 0
  *  72+B     4  CRC-32 (crc32.h) of bytes 0 .. 72+B-1
  *   V = 2 + T values: usage_raw, grp_used_wall, T x usage_tres_raw; a
  *   value is window_store.h's (uint64 m, int32 e), finite and >= 0.
- *   B = 4 T + (A + L + Q) (4 + 12 V) + W; the file is 76 + B bytes.
+ *   B = 4 T + (A + L + Q) (4 + 12 V) + W [+ 8 + 12 (H + E)]; the file is
+ *   76 + B bytes.
+ * A state without job keys is written as version 1, which builds from
+ * before the keys read too (a downgrade without caps loses nothing).
  *
  * Checks on reading, each a named defect: magic, length (torn,
  * truncated, trailing), CRC, version, flags, counts matching B, ids
- * rising, every value finite and >= 0, times (kept_file.h: not negative,
+ * rising, every value finite and >= 0, job keys rising, times (kept_file.h: not negative,
  * not after now + TS_STATE_CLOCK_SKEW, last_ran <= saved_at), and the
  * windows image passing all of window_store.h's checks.
  */
@@ -56,11 +67,18 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "job_set.h"
 #include "kept_file.h"
 
-#define TS_USAGE_STATE_VERSION	 1
+#define TS_USAGE_STATE_VERSION	 2 /* the newest; 1 is read and written */
 #define TS_USAGE_STATE_MAX_BYTES (1L << 30) /* refuse larger files */
 #define TS_USAGE_STATE_FILE	 "treeshare_state"
+
+/* Job keys (job_set.h) as a list: rising by (id, submit) once sorted. */
+struct ts_job_keys {
+	size_t n;
+	struct ts_job_key *key; /* malloc'ed, or NULL */
+};
 
 /* Records of associations or QOS: id, then V = 2 + n_tres values. */
 struct ts_usage_set {
@@ -81,6 +99,8 @@ struct ts_usage_state {
 	int windows_active;	/* usage_window= in force when saved */
 	unsigned char *windows; /* treeshare_windows image, or NULL */
 	size_t windows_len;
+	struct ts_job_keys held;   /* jobs a feasibility cap holds */
+	struct ts_job_keys exempt; /* jobs an operator released */
 };
 
 /* ts_usage_state_values() - V, the values of one record. */
@@ -102,9 +122,17 @@ int ts_usage_state_alloc(struct ts_usage_state *s, uint32_t n_tres,
 void ts_usage_state_free(struct ts_usage_state *s);
 
 /*
- * ts_usage_state_sort() - put each set's records in rising id order (the
- * file's order; a caller fills them in list order).  RET TS_OK, TS_EINVAL
- * when an id appears twice in one set, or TS_ENOMEM.
+ * ts_usage_state_keys() - copy the members of set into *keys (emptied
+ * first; unsorted).  RET TS_OK or TS_ENOMEM.
+ */
+int ts_usage_state_keys(struct ts_job_keys *keys, const struct ts_job_set *set,
+			struct ts_error *err);
+
+/*
+ * ts_usage_state_sort() - put each set's records, and the job keys, in
+ * rising order (the file's order; a caller fills them in list order).
+ * RET TS_OK, TS_EINVAL when an id or a job key appears twice in one set,
+ * or TS_ENOMEM.
  */
 int ts_usage_state_sort(struct ts_usage_state *s, struct ts_error *err);
 
@@ -115,9 +143,10 @@ long ts_usage_state_find(const struct ts_usage_set *set, uint32_t id);
 
 /*
  * ts_usage_state_encode() - s (sorted) as a file image.  OUT *buf
- * (malloc'ed; the caller frees it), *len.  RET TS_OK, TS_EINVAL (ids not
- * rising, a value NaN, inf or negative: a caller bug, refused rather than
- * saved) or TS_ENOMEM.
+ * (malloc'ed; the caller frees it), *len: version 2 when s has job
+ * keys, else version 1.  RET TS_OK, TS_EINVAL (ids or job keys not
+ * rising, a job id 0, a value NaN, inf or negative: a caller bug, refused
+ * rather than saved) or TS_ENOMEM.
  */
 int ts_usage_state_encode(const struct ts_usage_state *s, unsigned char **buf,
 			  size_t *len, struct ts_error *err);

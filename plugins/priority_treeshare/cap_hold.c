@@ -320,6 +320,40 @@ void cap_hold_pass(const struct priority_conf *c)
 		 plugin_type, cp.n_held, cp.n_released, n_exempt);
 }
 
+int cap_hold_keys(struct ts_usage_state *s, struct ts_error *err)
+{
+	int rc;
+
+	slurm_mutex_lock(&cap_mutex);
+	rc = ts_usage_state_keys(&s->held, &held, err);
+	if (!rc)
+		rc = ts_usage_state_keys(&s->exempt, &exempt, err);
+	slurm_mutex_unlock(&cap_mutex);
+	return rc;
+}
+
+static void restore_keys(struct ts_job_set *set, const struct ts_job_keys *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->n; i++)
+		(void)held_key_add(set, k->key[i]);
+}
+
+void cap_hold_restore(const struct ts_usage_state *u)
+{
+	if (!u->held.n && !u->exempt.n)
+		return;
+	slurm_mutex_lock(&cap_mutex);
+	restore_keys(&held, &u->held);
+	restore_keys(&exempt, &u->exempt);
+	slurm_mutex_unlock(&cap_mutex);
+	/* clang-format off */
+	info("%s: fscap: %zu cap-held and %zu operator-released jobs restored from %s; the first cycle keeps those still pending",
+	     plugin_type, u->held.n, u->exempt.n, TS_USAGE_STATE_FILE);
+	/* clang-format on */
+}
+
 void cap_hold_counts(size_t *n_held, size_t *n_exempt)
 {
 	slurm_mutex_lock(&cap_mutex);

@@ -16,6 +16,8 @@
  *               submit time); only these are ever released.
  *   exempt set  jobs an operator released with scontrol release (an
  *               override): never cap-held again while pending.
+ * Both sets are committed with the usage (checkpoint.c, treeshare_state)
+ * and restored at start, so an override survives a restart.
  *
  * A user's or an administrator's hold (direct_set_prio, WAIT_HELD_USER,
  * any priority-0 job not in the held set) is never touched, and neither
@@ -29,6 +31,7 @@
 #include <stdbool.h>
 
 #include "src/tree.h"
+#include "src/usage_state.h"
 
 #include "priority_conf.h"
 
@@ -58,6 +61,19 @@ bool cap_hold_at_set(job_record_t *job);
  * the job write lock and the association read lock itself.
  */
 void cap_hold_pass(const struct priority_conf *c);
+
+/*
+ * cap_hold_keys() - the held and exempt sets as of now into s's job keys
+ * (unsorted), for a commit.  No Slurm lock needed.  RET TS_OK or
+ * TS_ENOMEM.
+ */
+int cap_hold_keys(struct ts_usage_state *s, struct ts_error *err);
+
+/*
+ * cap_hold_restore() - at start, before any job is loaded: the sets of
+ * the last commit.  The first pass keeps only keys of pending jobs.
+ */
+void cap_hold_restore(const struct ts_usage_state *u);
 
 /* cap_hold_counts() - jobs held and exempt now (for logs and tests). */
 void cap_hold_counts(size_t *held, size_t *exempt);

@@ -60,6 +60,7 @@
 #include "src/utc_time.h"
 #include "src/window_store.h"
 
+#include "cap_hold.h"
 #include "checkpoint.h"
 #include "priority_conf.h"
 #include "usage_windows.h"
@@ -192,6 +193,8 @@ static int snapshot(struct ts_usage_state *s, time_t ran, time_t reset,
 				 &in_use);
 	assoc_mgr_unlock(&locks);
 	s->windows_active = in_use;
+	if (!rc && cap_hold_keys(s, err))
+		return -1;
 	if (bad)
 		/* clang-format off */
 		error("%s: %zu usage values were NaN, infinite or negative in slurmctld's records; saved as 0",
@@ -582,6 +585,8 @@ static void resume(const struct found *f, time_t *ran, time_t *reset)
 	const struct ts_usage_state *u = &f->u;
 	char a[32], b[32];
 
+	/* job keys, not usage: restored whichever usage is resumed from */
+	cap_hold_restore(u);
 	/* clang-format off */
 	if (f->ust.used_prev)
 		error("%s: %s; using %s.prev, saved at %s (last decay %s): usage charged by jobs that ended after that is lost; running jobs are charged again from the last decay",

@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# run-scenarios.sh PLUGIN TAP_FILE - the cluster lab's scenarios against
-# one priority plugin (priority/multifactor, priority/treeshare, ...), on
-# one fresh cluster in $TOP/build/cluster-check-<name> shared by the
-# scenarios in order:
+# run-scenarios.sh PLUGIN TAP_FILE [NAME] - the cluster lab's scenarios
+# against one priority plugin (priority/multifactor, priority/treeshare,
+# ...), on one fresh cluster in $TOP/build/cluster-check-<NAME> shared by
+# the scenarios in order.  NAME (default: the plugin's name without
+# "priority/") also starts every test name and the log file names, so two
+# runs of one plugin (stage.sh splits treeshare's) keep apart.  In order:
 #   (a) scenario-usage-order.sh   seed 000 tree, usage, sprio vs sshare
 #   (b) scenario-restart.sh       usage survives a slurmctld restart
 #   (c) scenario-reconfigure.sh   reconfigure scales FAIRSHARE by weight
@@ -17,22 +19,27 @@
 #                                 reconfigure; a bad formula at start
 #   (g) scenario_caps.sh          priority/treeshare only (issue 20):
 #                                 fscap= feasibility caps hold and release
+#   (h) scenario_caps.sh          priority/treeshare only: a usage
+#       (scenario_caps_window)    window roll releases a cap-held job;
+#                                 empties RawUsage, so after the others
 #   (d) scenario-node-power.sh    node off/on/kill helpers of the power lab
-# TS_SCENARIOS="b c e f g d" (letters) runs only those after (a); unset,
+# TS_SCENARIOS="b c e f g h d" (letters) runs only those after (a); unset,
 # all of them.
 # then "cluster down" and a check, by pid, that nothing it started is
 # left.  The cluster goes down on any exit (trap), logs stay.
-# The directory is $TS_CHECK_DIR_PREFIX<name> (default
-# <top>/build/cluster-check-<name>); the run holds an flock on
+# The directory is $TS_CHECK_DIR_PREFIX<NAME> (default
+# <top>/build/cluster-check-<NAME>); the run holds an flock on
 # <dir>.lock for its lifetime, so a second run on the same directory (or a
 # "cluster up/down" there from another shell) fails at once instead of
 # wiping this one.
 # Appends TAP lines to TAP_FILE; exit status 1 if any test failed.
 set -u -o pipefail
 
-PLUGIN=${1:?usage: run-scenarios.sh PLUGIN TAP_FILE}
-TAP_FILE=$(readlink -f "${2:?usage: run-scenarios.sh PLUGIN TAP_FILE}")
-P=${PLUGIN#priority/}
+PLUGIN=${1:?usage: run-scenarios.sh PLUGIN TAP_FILE [NAME]}
+TAP_FILE=$(readlink -f "${2:?usage: run-scenarios.sh PLUGIN TAP_FILE [NAME]}")
+# P: the run's name (test names, directory, logs); scenarios that only
+# apply to one plugin test $PLUGIN.
+P=${3:-${PLUGIN#priority/}}
 HERE=$(cd "$(dirname "$0")" && pwd)
 TS_CHECK_DIR_PREFIX=${TS_CHECK_DIR_PREFIX:-$(cd "$HERE/../.." && pwd)/build/cluster-check-}
 mkdir -p "$(dirname "$TS_CHECK_DIR_PREFIX$P")"
@@ -114,6 +121,7 @@ if scenario_usage_order; then
 		wanted e && scenario_switch
 		wanted f && scenario_extensions
 		wanted g && scenario_caps
+		wanted h && scenario_caps_window
 	fi
 fi
 wanted d && scenario_node_power

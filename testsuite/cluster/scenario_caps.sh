@@ -14,10 +14,16 @@
 #     reason, the first (group1) without it;
 #  2. srun -I of a capped user is refused;
 #  3. an operator's scontrol release of a cap-held job lets it run;
+#     another cap-held job of suzy, which cannot start before its
+#     --begin time 20 minutes on, released too: exempt, it gets a
+#     priority back and waits for its begin time only;
 #  4. two decay cycles later suzy's job still waits with the reason;
 #     slurmctld restarted while capped: after its first cycle the holds
 #     stand (adopted from the job records by their reason text; step 5's
-#     release needs that adoption: the plugin releases only its own);
+#     release needs that adoption: the plugin releases only its own),
+#     and the released --begin job is still exempt (the exempt set is
+#     restored from treeshare_state; without that the first cycle
+#     cap-holds it again);
 #  5. the cap raised past the usage (fscap=100%) at reconfigure: the
 #     held job, the array's tasks and the het job start within two
 #     cycles with no command on them;
@@ -105,6 +111,17 @@ caps_user_held()
 		[ "$(caps_reason "$1")" = JobHeldUser ]
 }
 
+# caps_exempt JOBID - pending with a priority and without the cap's
+# reason (an operator's release exempts it).
+caps_exempt()
+{
+	local p
+	p=$(caps_squeue "$1" %Q)
+	[ "$(caps_squeue "$1" %T)" = PENDING ] &&
+		[ -n "$p" ] && [ "$p" -gt 0 ] &&
+		[[ "$(caps_reason "$1")" != FairshareCap:* ]]
+}
+
 # caps_prio_above_zero JOBID... - every job has a priority > 0.
 caps_prio_above_zero()
 {
@@ -115,15 +132,16 @@ caps_prio_above_zero()
 	done
 }
 
-# caps_set TEXT - the targets file and PriorityParameters naming it, at
-# reconfigure; waits for the first cycle that evaluates the caps.
+# caps_set TEXT [PARAMS] - the targets file and PriorityParameters naming
+# it (and PARAMS, more key=value,...), at reconfigure; waits for the
+# first cycle that evaluates the caps.
 caps_set()
 {
 	local line
 	printf '%s\n' "$1" >"$CAPS_FILE"
 	line=$(wc -l <"$CAPS_LOG")
 	CAPS_T0=$(date +%s)
-	"$TS_CLUSTER" conf "PriorityParameters=fs_targets=$CAPS_FILE"
+	"$TS_CLUSTER" conf "PriorityParameters=fs_targets=$CAPS_FILE${2:+,$2}"
 	scontrol reconfigure >>"$TS_CLUSTER_DIR/snap/caps-reconf.out" 2>&1
 	wait_for 150 "a cycle evaluating the caps" caps_cycles_at_least "$line" 1
 }
@@ -131,10 +149,10 @@ caps_set()
 scenario_caps()
 {
 	local snap=$TS_CLUSTER_DIR/snap capped free uheld over line r out
-	local array het script=$TS_CLUSTER_DIR/jobs/caps-het.sh
+	local array het later script=$TS_CLUSTER_DIR/jobs/caps-het.sh
 	local -a all=()
 
-	[ "$P" = treeshare ] || return 0
+	[ "$PLUGIN" = priority/treeshare ] || return 0
 	if ! wait_for 30 "no job to run" ts_no_job_running; then
 		not_ok "$P: caps scenario starts with no job running" "$(squeue 2>&1)"
 		return 1
@@ -151,13 +169,14 @@ scenario_caps()
 	free=$(ts_submit bob -p lab -c 1 --wrap 'sleep 300')
 	uheld=$(ts_submit suzy -p lab -c 1 -H --wrap 'sleep 300')
 	over=$(ts_submit suzy -p lab -c 1 --wrap 'sleep 300')
+	later=$(ts_submit suzy -p lab -c 1 --begin=now+20minutes --wrap 'sleep 300')
 	array=$(ts_submit suzy -p lab -c 1 --array=1-3 --wrap 'sleep 300')
 	printf '#!/bin/sh\nsleep 300\n' >"$script"
 	sacctmgr -i -Q add user cathy account=group2 fairshare=1 >/dev/null
 	wait_for 30 "cathy's group2 association" ts_tree_visible "group2|cathy" 0 ||
 		true
 	het=$(ts_submit cathy -p lab -c 1 -A group1 : -p lab -c 1 -A group2 "$script")
-	all=("$capped" "$free" "$uheld" "$over" "$array" "$het")
+	all=("$capped" "$free" "$uheld" "$over" "$later" "$array" "$het")
 	if wait_for 30 "bob's job to run" ts_jobs_running "$free" 2>"$snap/caps-1.err" &&
 	   caps_held_by_cap "$capped" group2 1; then
 		ok "$P: fscap: suzy's job (group2 at its 1% cap) pends with Priority=0 and reason '$(caps_reason "$capped")' in squeue and scontrol, bob's (group1) runs at once (${WAITED}s)"
@@ -204,6 +223,14 @@ scenario_caps()
 			"$(cat "$snap/caps-release.out")" "state $(ts_job_state "$over"), reason $(caps_reason "$over")"
 	fi
 
+	# the --begin job: held like the others, then released (step 4b)
+	if wait_for 30 "suzy's --begin job to be cap-held" \
+		caps_held_by_cap "$later" group2 1 2>"$snap/caps-later.err" &&
+	   scontrol release "$later" >>"$snap/caps-later.err" 2>&1; then
+		wait_for 30 "the released --begin job to get a priority" \
+			caps_exempt "$later" 2>>"$snap/caps-later.err" || true
+	fi
+
 	# --- 4. still held two cycles later -------------------------------
 	if wait_for 150 "two more decay cycles" caps_cycles_at_least "$line" 2 \
 		2>"$snap/caps-4.err" &&
@@ -226,6 +253,13 @@ scenario_caps()
 	else
 		not_ok "$P: fscap: after a slurmctld restart while capped the holds stand with the reason" \
 			"$(cat "$snap/caps-restart.out")" "$(squeue -o '%i %u %a %T %Q %r' 2>&1)"
+	fi
+	if [ -n "$later" ] && caps_exempt "$later"; then
+		ok "$P: fscap: an operator-released capped job that cannot start yet (--begin) stays exempt across the restart (priority $(caps_squeue "$later" %Q), reason $(caps_reason "$later"))"
+	else
+		not_ok "$P: fscap: an operator-released capped job that cannot start yet (--begin) stays exempt across the restart" \
+			"job '$later': state $(caps_squeue "${later:-0}" %T), priority $(caps_squeue "${later:-0}" %Q), reason $(caps_reason "${later:-0}")" \
+			"$(cat "$snap/caps-later.err" 2>/dev/null)" "$(grep -i 'restored\|exempt' "$CAPS_LOG" | tail -n 5)"
 	fi
 
 	# --- 5. the cap raised past the usage -----------------------------
@@ -272,5 +306,58 @@ scenario_caps()
 	scontrol reconfigure >>"$snap/caps-reconf.out" 2>&1
 	wait_for 30 "no job to run" ts_no_job_running ||
 		not_ok "$P: scancel ends the caps scenario's jobs within 30s" "$(squeue 2>&1)"
+	rm -f "$CAPS_FILE"
+}
+
+# caps_group2_usage - group2's RawUsage in sshare (the account's row).
+caps_group2_usage()
+{
+	ts_raw_usage | awk -F'|' '$1 == "group2" && $2 == "" { print $3; exit }'
+}
+
+# caps_running JOBID - the job is RUNNING.
+caps_running()
+{
+	[ "$(caps_squeue "$1" %T)" = RUNNING ]
+}
+
+# scenario_caps_window - scenario (h): a window roll releases a cap-held
+# job.  usage_window=60,usage_depth=2 at reconfigure puts the usage so far
+# into the current one-minute window (group2 over "fscap=1%"); the cycles
+# (one a minute) roll one window each, before they evaluate the caps, so
+# the first cycle sees that usage as window 1 and holds suzy's job
+# submitted then; the next (rarely the one after) drops it, group2's
+# usage is 0 and the job starts with no command on it.
+# Leaves no PriorityParameters and no job; RawUsage is then the (empty)
+# window usage, so run it after every scenario that needs (a)'s usage.
+scenario_caps_window()
+{
+	local snap=$TS_CLUSTER_DIR/snap job t0 u
+
+	[ "$PLUGIN" = priority/treeshare ] || return 0
+	if ! wait_for 30 "no job to run" ts_no_job_running ||
+	   ! caps_set "account group2 fscap=1%" "usage_window=60,usage_depth=2" \
+		2>"$snap/caps-window.err"; then
+		not_ok "$P: fscap: a cycle evaluates group2 fscap=1% with one-minute usage windows" \
+			"$(cat "$snap/caps-window.err")" "$(squeue 2>&1)" "$(tail -n 20 "$CAPS_LOG")"
+		return 1
+	fi
+	u=$(caps_group2_usage)
+	job=$(ts_submit suzy -p lab -c 1 --wrap 'sleep 300')
+	t0=$(date +%s)
+	if caps_held_by_cap "$job" group2 1 &&
+	   wait_for 150 "the window roll to release suzy's job" \
+		caps_running "$job" 2>>"$snap/caps-window.err"; then
+		ok "$P: fscap: a window roll releases a cap-held job: group2 RawUsage $u -> $(caps_group2_usage) at the next window, suzy's job runs $(($(date +%s) - t0))s after it was held, with no command on it"
+	else
+		not_ok "$P: fscap: a window roll releases a cap-held job" \
+			"group2 RawUsage $u -> $(caps_group2_usage)" "$(cat "$snap/caps-window.err")" \
+			"$(squeue -o '%i %u %a %T %Q %r' 2>&1)"
+	fi
+	scancel "$job"
+	sed -i '/^[[:space:]]*PriorityParameters[[:space:]]*=/Id' "$SLURM_CONF"
+	scontrol reconfigure >>"$snap/caps-reconf.out" 2>&1
+	wait_for 30 "no job to run" ts_no_job_running ||
+		not_ok "$P: scancel ends the window scenario's job within 30s" "$(squeue 2>&1)"
 	rm -f "$CAPS_FILE"
 }

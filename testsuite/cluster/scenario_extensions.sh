@@ -28,9 +28,11 @@ EXT_LOG=$TS_CLUSTER_DIR/log/slurmctld.log
 EXT_WORK_CPUS=16 # per scott job; 4 jobs fill the lab's 4 nodes
 
 # ext_log_has LINE TEXT - slurmctld.log after line LINE holds TEXT.
+# grep reads to the end (no -q): under pipefail, a grep -q that exits at
+# the match can kill tail with SIGPIPE and fail the pipeline (seen once).
 ext_log_has()
 {
-	tail -n "+$(($1 + 1))" "$EXT_LOG" | grep -qF -- "$2"
+	tail -n "+$(($1 + 1))" "$EXT_LOG" | grep -F -- "$2" >/dev/null
 }
 
 # ext_pbs FILE - from an "sshare -l -a -P" file, PBS PP-718's values of
@@ -191,7 +193,7 @@ scenario_extensions()
 	local snap=$TS_CLUSTER_DIR/snap line u j bad want
 	local -a work=()
 
-	[ "$P" = treeshare ] || return 0
+	[ "$PLUGIN" = priority/treeshare ] || return 0
 	if ! wait_for 30 "no job to run" ts_no_job_running; then
 		not_ok "$P: extensions scenario starts with no job running" "$(squeue 2>&1)"
 		return 1

@@ -109,7 +109,7 @@ scenario_switch()
 	local snap=$TS_CLUSTER_DIR/snap line want
 	local key=bogus_key params="bogus_key=1"
 
-	[ "$P" = treeshare ] || return 0
+	[ "$PLUGIN" = priority/treeshare ] || return 0
 	if ! wait_for 30 "no job to run" ts_no_job_running; then
 		not_ok "$P: switch scenario starts with no job running" "$(squeue 2>&1)"
 		return 1

@@ -2,11 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # stage.sh TAP_FILE - the "cluster" stage of make check.
 #
-# Runs run-scenarios.sh once per priority plugin, each on its own cluster
-# (build/cluster-check-<plugin>), in parallel: the runs spend most of their
-# time waiting for one-minute decay cycles, not on the CPU.  Debian's
-# priority/multifactor always; priority/treeshare when
-# build/lib/slurm/priority_treeshare.so exists.  The runs' TAP goes to
+# Runs run-scenarios.sh once per run below, each on its own cluster
+# (build/cluster-check-<run>), in parallel: the runs spend most of their
+# time waiting for one-minute decay cycles, not on the CPU.
+#   multifactor     Debian's priority/multifactor, every scenario it has
+#   treeshare       priority/treeshare, every scenario but (g), with
+#                   the window roll of caps (h) after (f)
+#   treeshare-caps  priority/treeshare, (a) then the caps scenario (g),
+#                   which needs (a)'s usage; split off because (g) alone
+#                   takes ~6 min of waiting for cycles; (h) is not here
+#                   because this run is the longer one
+# The treeshare runs only when build/lib/slurm/priority_treeshare.so
+# exists.  A caller's TS_SCENARIOS narrows every run to those letters; a
+# run left with none of its letters is skipped.  The runs' TAP goes to
 # TAP_FILE numbered as one stream, each run's output is printed as a
 # block.  A watchdog stops a run that exceeds TS_CLUSTER_STAGE_TIMEOUT
 # seconds (default 1080); its trap still takes its cluster down.  Then,
@@ -23,43 +31,67 @@ TAP_FILE=$(readlink -f "$TAP_FILE")
 OUT=$(dirname "$TAP_FILE")
 rm -f "$TAP_FILE"
 
-plugins=(priority/multifactor)
+# run name -> "PLUGIN|scenario letters after (a)" (run-scenarios.sh)
+declare -A run=([multifactor]="priority/multifactor|b c d")
+runs=(multifactor)
 if [ -f "$TOP/build/lib/slurm/priority_treeshare.so" ]; then
-	plugins+=(priority/treeshare)
+	run[treeshare]="priority/treeshare|b c e f h d"
+	run[treeshare-caps]="priority/treeshare|g"
+	runs+=(treeshare treeshare-caps)
 fi
+
+# letters RUN - the run's scenario letters, narrowed by TS_SCENARIOS.
+letters()
+{
+	local l out=
+	for l in ${run[$1]#*|}; do
+		if [ -z "${TS_SCENARIOS:-}" ] ||
+		   [[ " $TS_SCENARIOS " == *" $l "* ]]; then
+			out="$out $l"
+		fi
+	done
+	echo "${out# }"
+}
 
 cat <<EOF
 cluster lab: real munged, mariadbd, slurmdbd, slurmctld and 4 slurmd on
-loopback, one cluster per priority plugin, in parallel:
-  ${plugins[*]}
-Each run waits for several one-minute decay cycles (~4 min; treeshare ~11).
+loopback, one cluster per run, in parallel:
+  ${runs[*]}
+Each run waits for several one-minute decay cycles (~4-8 min).
 EOF
-if [ ${#plugins[@]} -eq 1 ]; then
-	echo "priority/treeshare: not built (no build/lib/slurm/priority_treeshare.so); its run is skipped"
+if [ ${#runs[@]} -eq 1 ]; then
+	echo "priority/treeshare: not built (no build/lib/slurm/priority_treeshare.so); its runs are skipped"
 fi
 
 declare -A pid=()
 t0=$(date +%s)
-for p in "${plugins[@]}"; do
-	n=${p#priority/}
+started=()
+for n in "${runs[@]}"; do
 	rm -f "$OUT/cluster-$n.tap"
-	"$HERE/run-scenarios.sh" "$p" "$OUT/cluster-$n.tap" \
-		>"$OUT/cluster-$n.log" 2>&1 &
-	pid[$p]=$!
+	l=$(letters "$n")
+	if [ -n "${TS_SCENARIOS:-}" ] && [ -z "$l" ]; then
+		echo "$n: none of its scenarios in TS_SCENARIOS='$TS_SCENARIOS'; skipped"
+		continue
+	fi
+	TS_SCENARIOS=$l "$HERE/run-scenarios.sh" "${run[$n]%%|*}" \
+		"$OUT/cluster-$n.tap" "$n" >"$OUT/cluster-$n.log" 2>&1 &
+	pid[$n]=$!
+	started+=("$n")
 done
+runs=("${started[@]}")
 
 # watchdog: SIGTERM a run past the limit (its EXIT trap runs cluster down)
 while :; do
 	running=0
-	for p in "${plugins[@]}"; do
-		kill -0 "${pid[$p]}" 2>/dev/null && running=1
+	for n in "${runs[@]}"; do
+		kill -0 "${pid[$n]}" 2>/dev/null && running=1
 	done
 	[ "$running" = 0 ] && break
 	if [ $(($(date +%s) - t0)) -ge "$LIMIT" ]; then
-		for p in "${plugins[@]}"; do
-			if kill -0 "${pid[$p]}" 2>/dev/null; then
-				echo "cluster stage: $p still running after ${LIMIT}s; stopping it"
-				kill -TERM "${pid[$p]}"
+		for n in "${runs[@]}"; do
+			if kill -0 "${pid[$n]}" 2>/dev/null; then
+				echo "cluster stage: $n still running after ${LIMIT}s; stopping it"
+				kill -TERM "${pid[$n]}"
 			fi
 		done
 		sleep 30
@@ -70,10 +102,10 @@ done
 
 rc=0
 n_tap=0
-for p in "${plugins[@]}"; do
-	n=${p#priority/}
-	wait "${pid[$p]}" || rc=1
-	printf '\n---- %s (log %s) ----\n' "$p" "$OUT/cluster-$n.log"
+for n in "${runs[@]}"; do
+	wait "${pid[$n]}" || rc=1
+	printf '\n---- %s: %s, scenarios (a) %s (log %s) ----\n' "$n" \
+		"${run[$n]%%|*}" "$(letters "$n")" "$OUT/cluster-$n.log"
 	cat "$OUT/cluster-$n.log"
 	# renumber this run's TAP lines after the previous runs'
 	if [ -f "$OUT/cluster-$n.tap" ]; then

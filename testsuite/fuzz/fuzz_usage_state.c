@@ -3,8 +3,8 @@
  * libFuzzer target: treeshare_state, the plugin's commit unit
  * (src/usage_state.c).  Any input must be refused with TS_ECORRUPT (or
  * TS_ENOMEM) leaving the state empty, or decode to a state whose every
- * value is finite and >= 0, whose ids rise, whose times are in range,
- * and which encodes and decodes again to the same bytes.
+ * value is finite and >= 0, whose ids and job keys rise, whose times are
+ * in range, and which encodes and decodes again to the same bytes.
  *
  * A mutated file almost never passes the CRC, so each input is also tried
  * with its body length and CRC made right: that exercises the checks
@@ -36,6 +36,18 @@ static void rising_or_abort(const struct ts_usage_set *set, size_t v)
 	}
 }
 
+static void keys_rising_or_abort(const struct ts_job_keys *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->n; i++)
+		if (!k->key[i].id || k->key[i].submit < 0 ||
+		    (i && (k->key[i].id < k->key[i - 1].id ||
+			   (k->key[i].id == k->key[i - 1].id &&
+			    k->key[i].submit <= k->key[i - 1].submit))))
+			abort();
+}
+
 static void check_one(const uint8_t *data, size_t size)
 {
 	struct ts_error err = TS_ERROR_INIT;
@@ -47,7 +59,7 @@ static void check_one(const uint8_t *data, size_t size)
 	rc = ts_usage_state_decode(data, size, NOW, &s, &err);
 	if (rc != TS_OK) {
 		if ((rc != TS_ECORRUPT && rc != TS_ENOMEM) || s.assoc.id ||
-		    s.windows || !err.msg[0])
+		    s.windows || s.held.key || s.exempt.key || !err.msg[0])
 			abort();
 		return;
 	}
@@ -55,6 +67,8 @@ static void check_one(const uint8_t *data, size_t size)
 	rising_or_abort(&s.assoc, v);
 	rising_or_abort(&s.leaf, v);
 	rising_or_abort(&s.qos, v);
+	keys_rising_or_abort(&s.held);
+	keys_rising_or_abort(&s.exempt);
 	if (s.last_ran < 0 || s.last_ran > s.saved_at ||
 	    s.saved_at > NOW + TS_STATE_CLOCK_SKEW || s.last_reset < 0)
 		abort();

@@ -3,7 +3,8 @@
  * treeshare_state (src/usage_state.c): the plugin's commit unit.  Values
  * survive exactly, every torn, flipped, trailing or out-of-range file is
  * refused with its defect named, a hostile header allocates nothing, and
- * a load falls back to .prev.
+ * a load falls back to .prev.  Job keys (version 2) round trip, and a
+ * version 1 file of the build before them still reads.
  */
 #include <check.h>
 #include <float.h>
@@ -354,12 +355,12 @@ START_TEST(structure_defects_behind_a_good_crc_are_named)
 	free(buf);
 
 	len = sample_image(&buf, 1);
-	put32(buf + 8, 2);
+	put32(buf + 8, 3);
 	reseal(buf, len);
 	ts_error_clear(&err);
 	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
 			 TS_ECORRUPT);
-	ck_assert_str_eq(err.msg, "format version 2, this build reads 1");
+	ck_assert_str_eq(err.msg, "format version 3, this build reads 1 and 2");
 	put32(buf + 8, 1);
 	/* a bit of the windows image (its last byte, its own CRC) */
 	buf[len - 5] ^= 1;
@@ -510,6 +511,303 @@ START_TEST(failed_save_names_the_file_and_keeps_both_copies)
 }
 END_TEST
 
+/* ------------------------------------------------ job keys, version 2 */
+
+/* sample() with held jobs 7 and 3 (out of order), exempt job 9. */
+static void sample_keys(struct ts_usage_state *s, int with_windows)
+{
+	static const struct ts_job_key held[] = { { 7, NOW - 70 },
+						  { 3, NOW - 30 } };
+	static const struct ts_job_key exempt[] = { { 9, NOW - 90 } };
+	struct ts_error err = TS_ERROR_INIT;
+
+	sample(s, with_windows);
+	s->held.n = 2;
+	s->held.key = malloc(sizeof(held));
+	memcpy(s->held.key, held, sizeof(held));
+	s->exempt.n = 1;
+	s->exempt.key = malloc(sizeof(exempt));
+	memcpy(s->exempt.key, exempt, sizeof(exempt));
+	ck_assert_int_eq(ts_usage_state_sort(s, &err), TS_OK);
+}
+
+/* s's image, which must be of format version. */
+static size_t encode_as(const struct ts_usage_state *s, unsigned char **buf,
+			unsigned version)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	size_t len;
+
+	ck_assert_int_eq(ts_usage_state_encode(s, buf, &len, &err), TS_OK);
+	ck_assert_uint_eq((*buf)[8], version);
+	return len;
+}
+
+START_TEST(job_keys_round_trip_as_version_2)
+{
+	struct ts_usage_state a, b;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len;
+
+	sample_keys(&a, 1);
+	len = encode_as(&a, &buf, 2);
+	/* version 1's bytes, then H, E and 3 keys of 12 bytes */
+	ck_assert_uint_eq(len, 76 + 8 + 7 * 52 + a.windows_len + 8 + 3 * 12);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &b, &err), TS_OK);
+	ck_assert_uint_eq(b.held.n, 2);
+	ck_assert_uint_eq(b.held.key[0].id, 3);
+	ck_assert_int_eq(b.held.key[0].submit, NOW - 30);
+	ck_assert_uint_eq(b.held.key[1].id, 7);
+	ck_assert_int_eq(b.held.key[1].submit, NOW - 70);
+	ck_assert_uint_eq(b.exempt.n, 1);
+	ck_assert_uint_eq(b.exempt.key[0].id, 9);
+	ck_assert_int_eq(b.exempt.key[0].submit, NOW - 90);
+	/* the rest as without keys */
+	ck_assert_uint_eq(b.assoc.n, 4);
+	ck_assert(b.assoc.val[2 * 4] == 1000.0L / 3 * 3);
+	ck_assert_uint_eq(b.windows_len, a.windows_len);
+	ck_assert_mem_eq(b.windows, a.windows, a.windows_len);
+	ts_usage_state_free(&a);
+	ts_usage_state_free(&b);
+	free(buf);
+}
+END_TEST
+
+/* Exempt keys alone make version 2 too; no keys at all, version 1. */
+START_TEST(only_a_state_with_job_keys_is_version_2)
+{
+	struct ts_usage_state a, b;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len;
+
+	sample_keys(&a, 0);
+	free(a.held.key);
+	a.held.key = NULL;
+	a.held.n = 0;
+	len = encode_as(&a, &buf, 2);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &b, &err), TS_OK);
+	ck_assert_uint_eq(b.held.n, 0);
+	ck_assert_uint_eq(b.exempt.n, 1);
+	ts_usage_state_free(&b);
+	free(buf);
+	free(a.exempt.key);
+	a.exempt.key = NULL;
+	a.exempt.n = 0;
+	len = encode_as(&a, &buf, 1);
+	ck_assert_uint_eq(len, 76 + 8 + 7 * 52);
+	ts_usage_state_free(&a);
+	free(buf);
+}
+END_TEST
+
+/*
+ * A treeshare_state written by the build before job keys (commit
+ * 46e619f's ts_usage_state_encode(), version 1): sample()'s state
+ * without windows, association 4's RawUsage 12345.5 instead of
+ * LDBL_MAX.
+ */
+static const unsigned char version1_file[] = {
+	0x54, 0x53, 0x53, 0x54, 0x41, 0x54, 0x45, 0x00, 0x01, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x74, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0xfb, 0xf0, 0x53, 0x65, 0x00, 0x00, 0x00, 0x00, 0xf6, 0xf0, 0x53, 0x65,
+	0x00, 0x00, 0x00, 0x00, 0x80, 0x9f, 0x52, 0x65, 0x00, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x01, 0x00, 0x00, 0x00, 0xe9, 0x03, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,
+	0xab, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xa6, 0x09, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf2, 0x06, 0x00, 0x00, 0x00,
+	0xcd, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xfd, 0xff, 0xff, 0xff,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x00, 0x00, 0xab, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xa6,
+	0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf2,
+	0x07, 0x00, 0x00, 0x00, 0xcd, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+	0xfe, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0xfa, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x80, 0xb5, 0x08, 0x00, 0x00, 0x00, 0x9a, 0x99, 0x99, 0x99,
+	0x99, 0x99, 0x99, 0x99, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xe6, 0xc0, 0x0e, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xf2, 0x08, 0x00, 0x00, 0x00,
+	0xcd, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xff, 0xff, 0xff, 0xff,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xe0,
+	0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0xa8, 0x06, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00,
+	0xca, 0xc6, 0x9a, 0xc7, 0x17, 0xfe, 0x70, 0xab, 0x1c, 0xfc, 0xff, 0xff,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x73, 0xa4, 0xe5, 0xa0
+};
+
+START_TEST(a_version_1_file_of_the_build_before_reads_without_keys)
+{
+	struct ts_usage_state b;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len;
+
+	ck_assert_uint_eq(sizeof(version1_file), 448);
+	ck_assert_int_eq(ts_usage_state_decode(version1_file,
+					       sizeof(version1_file), NOW, &b,
+					       &err),
+			 TS_OK);
+	ck_assert_int_eq(b.saved_at, NOW - 5);
+	ck_assert_int_eq(b.last_ran, NOW - 10);
+	ck_assert_uint_eq(b.assoc.n, 4);
+	ck_assert(b.assoc.val[2 * 4] == 1000.0L / 3 * 3);
+	ck_assert(b.assoc.val[3 * 4] == 12345.5L);
+	ck_assert(b.leaf.val[0] == 7);
+	ck_assert(b.qos.val[4] == 1e-300L);
+	ck_assert_uint_eq(b.held.n, 0);
+	ck_assert_uint_eq(b.exempt.n, 0);
+	ck_assert_ptr_null(b.held.key);
+	/* and without keys this build writes the same bytes */
+	ck_assert_int_eq(ts_usage_state_encode(&b, &buf, &len, &err), TS_OK);
+	ck_assert_uint_eq(len, sizeof(version1_file));
+	ck_assert_mem_eq(buf, version1_file, len);
+	ts_usage_state_free(&b);
+	free(buf);
+}
+END_TEST
+
+/* Every cut and every bit flip of a version 2 image: refused. */
+START_TEST(every_cut_and_bit_flip_of_a_keyed_file_is_refused)
+{
+	struct ts_usage_state a, s;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len, cut, bit;
+
+	sample_keys(&a, 0);
+	ck_assert_int_eq(ts_usage_state_encode(&a, &buf, &len, &err), TS_OK);
+	ts_usage_state_free(&a);
+	for (cut = 0; cut < len; cut++) {
+		ts_error_clear(&err);
+		ck_assert_int_eq(ts_usage_state_decode(buf, cut, NOW, &s, &err),
+				 TS_ECORRUPT);
+		assert_empty(&s);
+	}
+	for (bit = 0; bit < 8 * len; bit++) {
+		buf[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+		ts_error_clear(&err);
+		ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
+				 TS_ECORRUPT);
+		ck_assert_ptr_null(s.held.key);
+		buf[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+	}
+	free(buf);
+}
+END_TEST
+
+/* sample_keys()'s image (no windows); OUT *counts: offset of H and E. */
+static size_t keyed_image(unsigned char **buf, size_t *counts)
+{
+	struct ts_usage_state a;
+	struct ts_error err = TS_ERROR_INIT;
+	size_t len;
+
+	sample_keys(&a, 0);
+	ck_assert_int_eq(ts_usage_state_encode(&a, buf, &len, &err), TS_OK);
+	ts_usage_state_free(&a);
+	*counts = len - 4 - 3 * 12 - 8;
+	return len;
+}
+
+/* Key counts and keys behind a good CRC: named, nothing allocated. */
+START_TEST(job_key_defects_behind_a_good_crc_are_named)
+{
+	unsigned char *buf;
+	size_t len, counts;
+
+	len = keyed_image(&buf, &counts);
+	put32(buf + counts, UINT32_MAX);
+	refused_as(buf, len,
+		   "4294967295 held and 1 exempt job keys do not fill the 36 "
+		   "bytes after the usage windows");
+	put32(buf + counts, 2);
+	/* held keys (3, NOW - 30), (7, NOW - 70): the second becomes 3 */
+	put32(buf + counts + 8 + 12, 3);
+	put64(buf + counts + 8 + 12 + 4, (uint64_t)(NOW - 30));
+	refused_as(buf, len,
+		   "held job keys: job 3 submitted at 1699999970 is not rising "
+		   "or not a job");
+	put32(buf + counts + 8 + 12, 7);
+	put64(buf + counts + 8 + 12 + 4, (uint64_t)(NOW - 70));
+	/* exempt job id 0 */
+	put32(buf + counts + 8 + 24, 0);
+	refused_as(buf, len,
+		   "exempt job keys: job 0 submitted at 1699999910 is not "
+		   "rising or not a job");
+	free(buf);
+
+	/* version 2 with no keys: the writer makes version 1 of that */
+	len = keyed_image(&buf, &counts);
+	put32(buf + counts, 0);
+	put32(buf + counts + 4, 0);
+	put64(buf + 16, (uint64_t)(len - 76 - 3 * 12));
+	refused_as(buf, len - 3 * 12, "format version 2 without job keys");
+	free(buf);
+}
+END_TEST
+
+START_TEST(encode_refuses_a_job_key_twice_or_id_0)
+{
+	struct ts_usage_state s;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len;
+
+	sample_keys(&s, 0);
+	s.held.key[0] = s.held.key[1];
+	ck_assert_int_eq(ts_usage_state_sort(&s, &err), TS_EINVAL);
+	ck_assert_str_eq(err.msg,
+			 "held job 7 submitted at 1699999930 appears twice");
+	ts_usage_state_free(&s);
+	sample_keys(&s, 0);
+	s.exempt.key[0].id = 0;
+	ts_error_clear(&err);
+	ck_assert_int_eq(ts_usage_state_encode(&s, &buf, &len, &err),
+			 TS_EINVAL);
+	ck_assert_str_eq(err.msg, "exempt job keys: job 0 submitted at "
+				  "1699999910 is not rising or not a job");
+	ts_usage_state_free(&s);
+}
+END_TEST
+
+/* ts_usage_state_keys(): a job set's members, all of them. */
+START_TEST(keys_copies_every_member_of_a_job_set)
+{
+	struct ts_job_set set = TS_JOB_SET_INIT;
+	struct ts_job_keys keys = { 0, NULL };
+	struct ts_error err = TS_ERROR_INIT;
+	uint32_t id;
+
+	for (id = 1; id <= 40; id++)
+		ck_assert_int_eq(ts_job_set_add(&set,
+						(struct ts_job_key){ id, id },
+						&err),
+				 TS_OK);
+	ck_assert_int_eq(ts_usage_state_keys(&keys, &set, &err), TS_OK);
+	ck_assert_uint_eq(keys.n, 40);
+	for (id = 0; id < 40; id++)
+		ck_assert(ts_job_set_has(&set, keys.key[id]));
+	ts_job_set_free(&set);
+	ck_assert_int_eq(ts_usage_state_keys(&keys, &set, &err), TS_OK);
+	ck_assert_uint_eq(keys.n, 0);
+	free(keys.key);
+}
+END_TEST
+
 Suite *suite_usage_state(void)
 {
 	Suite *s = suite_create("usage_state");
@@ -526,6 +824,14 @@ Suite *suite_usage_state(void)
 	tcase_add_test(
 		tc, load_falls_back_to_prev_and_names_both_when_both_are_bad);
 	tcase_add_test(tc, failed_save_names_the_file_and_keeps_both_copies);
+	tcase_add_test(tc, job_keys_round_trip_as_version_2);
+	tcase_add_test(tc, only_a_state_with_job_keys_is_version_2);
+	tcase_add_test(tc,
+		       a_version_1_file_of_the_build_before_reads_without_keys);
+	tcase_add_test(tc, every_cut_and_bit_flip_of_a_keyed_file_is_refused);
+	tcase_add_test(tc, job_key_defects_behind_a_good_crc_are_named);
+	tcase_add_test(tc, encode_refuses_a_job_key_twice_or_id_0);
+	tcase_add_test(tc, keys_copies_every_member_of_a_job_set);
 	suite_add_tcase(s, tc);
 	return s;
 }
