@@ -102,7 +102,7 @@ copy_tree()
 # stage_lines LOG VERSION - the per-stage lines of check.sh's summary
 stage_lines()
 {
-	sed -n '/^==== summary/,$p' "$1" | grep -E '^[a-z-]+ +[0-9]+ passed' |
+	sed -n '/^==== summary/,$p' "$1" | grep -E '^[a-z0-9-]+ +[0-9]+ passed' |
 		sed "s/^/  $2 /"
 }
 

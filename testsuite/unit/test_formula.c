@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "formula.h"
+#include "under_valgrind.h"
 
 /*
  * Allocation watch.  Defining malloc() and friends in the program
@@ -70,13 +71,6 @@ void free(void *p)
  * sees nothing: the unit stage proves "no allocation", the valgrind stage
  * memory safety.  Random properties run fewer rounds there.
  */
-static int under_valgrind(void)
-{
-	const char *pre = getenv("LD_PRELOAD");
-
-	return pre && strstr(pre, "vgpreload");
-}
-
 static int rounds(int n)
 {
 	return under_valgrind() ? n / 10 : n;

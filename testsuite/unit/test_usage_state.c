@@ -10,6 +10,7 @@
 #include <float.h>
 
 #include "state_dir.h"
+#include "under_valgrind.h"
 #include "usage_state.h"
 #include "window_store.h"
 
@@ -671,11 +672,16 @@ START_TEST(a_version_1_file_of_the_build_before_reads_without_keys)
 	ck_assert_uint_eq(b.held.n, 0);
 	ck_assert_uint_eq(b.exempt.n, 0);
 	ck_assert_ptr_null(b.held.key);
-	/* and without keys this build writes the same bytes */
+	/*
+	 * and without keys this build writes the same bytes; not under
+	 * valgrind, whose long double has double precision, so that the
+	 * values read back from the native file encode differently there
+	 */
 	ck_assert_int_eq(ts_usage_state_encode(&b, &buf, &len, &err), TS_OK);
-	ck_assert_uint_eq(len, sizeof(version1_file));
-	ck_assert_mem_eq(buf, version1_file, len);
 	ts_usage_state_free(&b);
+	ck_assert_uint_eq(len, sizeof(version1_file));
+	if (!under_valgrind())
+		ck_assert_mem_eq(buf, version1_file, len);
 	free(buf);
 }
 END_TEST
