@@ -69,6 +69,16 @@ static void set_last_ran(time_t t)
 
 /* --------------------------------------------------------- job passes */
 
+/* A job not finishing with usage to charge: started and running (or
+ * pending, with CALCULATE_RUNNING).  Reads only the job record. */
+static inline bool charge_due(const struct priority_conf *c,
+			      const job_record_t *job)
+{
+	return ((c->flags & PRIORITY_FLAGS_CALCULATE_RUNNING) ||
+		!IS_JOB_PENDING(job)) &&
+	       !IS_JOB_POWER_UP_NODE(job) && job->start_time && job->assoc_ptr;
+}
+
 /*
  * Charge a job's usage since the last cycle (Slurm's
  * decay_apply_new_usage()).  RET false for a job whose priority is not
@@ -79,9 +89,7 @@ static bool charge_job(const struct priority_conf *c, job_record_t *job,
 {
 	if (IS_JOB_FINISHED(job) || IS_JOB_COMPLETING(job))
 		return false;
-	if (((c->flags & PRIORITY_FLAGS_CALCULATE_RUNNING) ||
-	     !IS_JOB_PENDING(job)) &&
-	    !IS_JOB_POWER_UP_NODE(job) && job->start_time && job->assoc_ptr)
+	if (charge_due(c, job))
 		return usage_charge_job(job, from, to, false, decay, windows,
 					c->settings.consumed);
 	return true;
@@ -110,7 +118,7 @@ struct pass {
 	double decay;
 	bool windows; /* usage_window= in force */
 	struct fs_memo memo;
-	assoc_mgr_lock_t *locks; /* held while the pass runs */
+	assoc_mgr_lock_t *locks; /* held while the pass runs (or NULL) */
 	job_record_t *ring[PASS_RING];
 	size_t seen;  /* jobs the walk reached */
 	size_t done;  /* jobs processed */
@@ -123,6 +131,21 @@ static void pass_job(struct pass *ps, job_record_t *job)
 	const struct priority_conf *c = ps->c;
 	bool again = true;
 
+	if (!ps->locks) {
+		/* Fair Tree's charge pass: the usage locks per running job
+		 * only, as multifactor takes them, not across the pending. */
+		assoc_mgr_lock_t usage_locks = USAGE_LOCKS;
+
+		ps->done++;
+		if (IS_JOB_FINISHED(job) || IS_JOB_COMPLETING(job) ||
+		    !charge_due(c, job))
+			return;
+		assoc_mgr_lock(&usage_locks);
+		(void)usage_charge_job(job, ps->from, ps->to, false, ps->decay,
+				       ps->windows, c->settings.consumed);
+		assoc_mgr_unlock(&usage_locks);
+		return;
+	}
 	if (ps->what != PASS_PRIORITISE)
 		again = charge_job(c, job, ps->from, ps->to, ps->decay,
 				   ps->windows);
@@ -176,7 +199,9 @@ static int pass_step(void *x, void *arg)
  * assoc_mgr's locks are taken here and retaken every CYCLE_CHUNK jobs.
  * Charging needs the usage locks; prioritising alone reads, except for
  * the rare job whose usage must be computed and stored (after an
- * algorithm switch), for which the write lock is taken alone.
+ * algorithm switch), for which the write lock is taken alone.  Fair
+ * Tree's charge-only pass takes the usage locks around each charge
+ * instead: most jobs are pending and need none.
  */
 static void job_pass(enum job_pass what, const struct priority_conf *c,
 		     time_t from, time_t to, double decay)
@@ -192,16 +217,20 @@ static void job_pass(enum job_pass what, const struct priority_conf *c,
 		.decay = decay,
 		.windows = cycle_windows(c),
 		.memo = { .may_store = what != PASS_PRIORITISE },
-		.locks = what == PASS_PRIORITISE ? &read : &usage_locks,
+		.locks = what == PASS_PRIORITISE ? &read
+			 : what == PASS_CHARGE	 ? NULL
+						 : &usage_locks,
 	};
 
 	if (!job_list)
 		return;
-	assoc_mgr_lock(ps.locks);
+	if (ps.locks)
+		assoc_mgr_lock(ps.locks);
 	(void)list_for_each_ro(job_list, pass_step, &ps);
 	while (ps.done < ps.seen)
 		pass_job(&ps, ps.ring[ps.done & (PASS_RING - 1)]);
-	assoc_mgr_unlock(ps.locks);
+	if (ps.locks)
+		assoc_mgr_unlock(ps.locks);
 	if (ps.changed)
 		last_job_update = time(NULL);
 }
