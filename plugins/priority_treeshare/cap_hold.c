@@ -130,6 +130,42 @@ static const char *reason_of(const slurmdb_assoc_rec_t *a)
 	return NULL;
 }
 
+/* list_for_each_ro() callback: the first component's cap reason. */
+static int component_reason(void *x, void *arg)
+{
+	const job_record_t *component = x;
+	const char **reason = arg;
+
+	*reason = reason_of(component->assoc_ptr);
+	return *reason ? -1 : 0;
+}
+
+/*
+ * The reason job may not start: its association's, or for a component
+ * of a het job the first capped component's.  Slurm starts a het job's
+ * components together, so one capped component keeps all waiting; held
+ * alone, the others would keep their priority and the main scheduler,
+ * trying them first, would leave lower jobs of the partition pending
+ * (reason Priority).  Job lock held (het_job_list); the components are
+ * linked only after submission, so the first cycle or set pass after it
+ * holds them.
+ */
+static const char *job_reason(const job_record_t *job)
+{
+	const char *reason = reason_of(job->assoc_ptr);
+	const job_record_t *leader = job;
+
+	if (reason || !job->het_job_id)
+		return reason;
+	if (job->het_job_id != job->job_id)
+		leader = &find_job_record ? find_job_record(job->het_job_id)
+					  : NULL;
+	if (leader && leader->het_job_list)
+		(void)list_for_each_ro(leader->het_job_list, component_reason,
+				       &reason);
+	return reason;
+}
+
 static struct ts_job_key job_key(const job_record_t *job)
 {
 	struct ts_job_key k = {
@@ -194,8 +230,7 @@ static __attribute__((noinline)) bool hold_at_set(job_record_t *job)
 			     plugin_type, job);
 	} else if (IS_JOB_PENDING(job) &&
 		   !(job->direct_set_prio && job->priority > 0) &&
-		   !ts_job_set_has(&exempt, k) &&
-		   (reason = reason_of(job->assoc_ptr)) &&
+		   !ts_job_set_has(&exempt, k) && (reason = job_reason(job)) &&
 		   held_key_add(&held, k)) {
 		hold(job, reason, false);
 		now_held = true;
@@ -262,7 +297,7 @@ static int cap_pass_job(void *x, void *arg)
 		return 0;
 	}
 	mine = ts_job_set_has(&held, k) || cap_held_record(job);
-	reason = reason_of(job->assoc_ptr);
+	reason = job_reason(job);
 	if (mine && job->priority == 0 && !job->direct_set_prio &&
 	    job->state_reason != WAIT_HELD_USER) {
 		if (!reason) {

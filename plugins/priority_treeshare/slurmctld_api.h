@@ -38,6 +38,7 @@
 #pragma weak accounting_enforce
 #pragma weak calc_job_billable_tres
 #pragma weak cluster_cpus
+#pragma weak find_job_record
 #pragma weak find_part_record
 #pragma weak job_list
 #pragma weak last_job_update

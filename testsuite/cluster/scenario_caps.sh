@@ -10,8 +10,10 @@
 #     suzy's user-held job (sbatch -H) keeps its JobHeldUser;
 #     a job array of suzy waits as one record with the reason; a het job
 #     of cathy whose second component runs in group2 (cathy gets a
-#     group2 association for it) waits whole, that component with the
-#     reason, the first (group1) without it;
+#     group2 association for it) waits whole, every component with
+#     Priority=0 and group2's reason (held together), and then a new job
+#     of bob runs at once (a het leader left with its priority would be
+#     tried first and could leave it pending with reason Priority);
 #  2. srun -I of a capped user is refused;
 #  3. an operator's scontrol release of a cap-held job lets it run;
 #     another cap-held job of suzy, which cannot start before its
@@ -93,15 +95,14 @@ caps_none_pending()
 	done
 }
 
-# caps_het_waits JOBID - every component pending, the group2 one (+1)
-# with the cap's reason, the group1 one (+0) without it.
+# caps_het_waits JOBID - every component pending and held with group2's
+# cap reason: the group2 one (+1) and the group1 one (+0) with it.
 caps_het_waits()
 {
-	local states r0
+	local states
 	states=$(squeue -h -j "$1" -o %T 2>/dev/null | sort -u)
-	r0=$(caps_reason "$1+0")
 	[ "$states" = PENDING ] && caps_held_by_cap "$1+1" group2 1 &&
-		[[ "$r0" != FairshareCap:* ]]
+		caps_held_by_cap "$1+0" group2 1
 }
 
 # caps_user_held JOBID - pending with the user's hold, not the cap's.
@@ -149,7 +150,7 @@ caps_set()
 scenario_caps()
 {
 	local snap=$TS_CLUSTER_DIR/snap capped free uheld over line r out
-	local array het later script=$TS_CLUSTER_DIR/jobs/caps-het.sh
+	local array het free2 later script=$TS_CLUSTER_DIR/jobs/caps-het.sh
 	local -a all=()
 
 	[ "$PLUGIN" = priority/treeshare ] || return 0
@@ -180,10 +181,10 @@ scenario_caps()
 			"$(cat "$snap/caps-1.err")" "$(squeue -o '%i %u %a %T %Q %r' 2>&1)" \
 			"$(scontrol show job "$capped" 2>&1 | grep -E 'Priority|Reason')"
 	fi
-	# The het job only after bob's job runs: its group1 component keeps
-	# its priority (components are not held together, issue 20), and a
-	# main scheduler pass that tries it first can leave bob's job
-	# pending with reason Priority until backfill (seen on 26.05.3).
+	# The het job after bob's job runs: its components are linked only
+	# after submission, so its group1 one keeps its priority until the
+	# next set pass or cycle, and a main scheduler pass that tries it
+	# first could leave bob's job pending (reason Priority) meanwhile.
 	printf '#!/bin/sh\nsleep 300\n' >"$script"
 	sacctmgr -i -Q add user cathy account=group2 fairshare=1 >/dev/null
 	wait_for 30 "cathy's group2 association" ts_tree_visible "group2|cathy" 0 ||
@@ -197,11 +198,19 @@ scenario_caps()
 			"$(squeue -j "$array" -o '%i %T %Q %r' 2>&1)"
 	fi
 	if [ -n "$het" ] &&
-	   wait_for 30 "the het job to wait with the cap's reason" caps_het_waits "$het"; then
-		ok "$P: fscap: a het job with one component in group2 waits whole, that component with the cap's reason"
+	   wait_for 90 "the het job to wait with the cap's reason" caps_het_waits "$het"; then
+		ok "$P: fscap: a het job with one component in group2 waits whole, both components held (Priority=0) with the cap's reason $(caps_reason "$het+0") (${WAITED}s)"
 	else
-		not_ok "$P: fscap: a het job with one component in group2 waits whole, that component with the cap's reason" \
+		not_ok "$P: fscap: a het job with one component in group2 waits whole, both components held (Priority=0) with the cap's reason" \
 			"het job '$het'" "$(squeue -j "${het:-0}" -o '%i %a %T %Q %r' 2>&1)"
+	fi
+	free2=$(ts_submit bob -p lab -c 1 --wrap 'sleep 300')
+	all+=("$free2")
+	if wait_for 30 "bob's second job to run" ts_jobs_running "$free2" 2>"$snap/caps-1b.err"; then
+		ok "$P: fscap: beside the held het job, a new job of bob (group1) runs at once (${WAITED}s)"
+	else
+		not_ok "$P: fscap: beside the held het job, a new job of bob (group1) runs at once" \
+			"$(cat "$snap/caps-1b.err")" "$(squeue -o '%i %u %a %T %Q %r' 2>&1)"
 	fi
 	if caps_user_held "$uheld"; then
 		ok "$P: fscap: suzy's user-held job (sbatch -H) keeps the reason JobHeldUser under the cap"
