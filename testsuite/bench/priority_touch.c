@@ -20,6 +20,9 @@
  * make bench-floor times it against Debian's multifactor exactly as make
  * bench times treeshare (ts-harness(1), BENCH); its ratios are the
  * smallest any implementation of these factors can reach on the machine.
+ * Built for every series treeshare supports (plugins/slurm_compat.h):
+ * its thread starts where treeshare's does (init() in 22.05,
+ * priority_p_thread_start() from 24.05).
  */
 #include "config.h"
 
@@ -34,10 +37,13 @@
 #include "src/common/assoc_mgr.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
-#include "src/common/slurm_priority.h"
 #include "src/common/xmalloc.h"
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
+
+/* The release's priority, state-file and factor-record names */
+#define TS_COMPAT_CTLD
+#include "plugins/slurm_compat.h"
 
 const char plugin_name[] = "Priority touch (bench floor) plugin";
 const char plugin_type[] = "priority/touch";
@@ -72,8 +78,8 @@ static int touch_part(void *x, void *arg)
 /* Read and write what treeshare's job_prio_compute() does; no math. */
 static uint32_t touch(job_record_t *job)
 {
-	struct job_details *d = job->details;
-	priority_factors_object_t *pf = job->prio_factors;
+	job_details_t *d = job->details;
+	ts_job_factors_t *pf = job->prio_factors;
 	int n = slurmctld_tres_cnt > 64 ? 64 : slurmctld_tres_cnt;
 	uint64_t sum = job->direct_set_prio + job->time_limit +
 		       job->total_cpus + job->site_factor +
@@ -95,11 +101,8 @@ static uint32_t touch(job_record_t *job)
 		sum += job->tres_req_cnt[TRES_ARRAY_CPU];
 	if (job->part_ptr_list) {
 		(void)list_for_each_ro(job->part_ptr_list, touch_part, &sum);
-		if (!job->priority_array)
-			job->priority_array =
-				xcalloc(list_count(job->part_ptr_list) + 1,
-					sizeof(uint32_t));
-		job->priority_array[0] = (uint32_t)sum | 1;
+		ts_prio_array_get(job, list_count(job->part_ptr_list))[0] =
+			(uint32_t)sum | 1;
 	}
 	if (!pf) {
 		pf = job->prio_factors = xmalloc(sizeof(*pf));
@@ -202,14 +205,13 @@ static void *touch_cycles(void *arg)
 	return NULL;
 }
 
-extern int init(void)
+/* The slots sized to the associations, and the cycle thread. */
+static int touch_start(void)
 {
 	assoc_mgr_lock_t read = { .assoc = READ_LOCK };
 	size_t want = 64, i;
 	int rc;
 
-	if (!job_list)
-		return SLURM_SUCCESS; /* a client: nothing to time */
 	assoc_mgr_lock(&read);
 	while (assoc_mgr_assoc_list &&
 	       want < 2 * (size_t)list_count(assoc_mgr_assoc_list))
@@ -225,6 +227,27 @@ extern int init(void)
 	running = !rc;
 	slurm_mutex_unlock(&touch_mutex);
 	return rc ? SLURM_ERROR : SLURM_SUCCESS;
+}
+
+extern int init(void)
+{
+	if (!job_list || !TS_SLURM_INIT_STARTS_THREAD)
+		return SLURM_SUCCESS; /* a client, or started later */
+	return touch_start();
+}
+
+extern void priority_p_thread_start(void)
+{
+	if (!TS_SLURM_INIT_STARTS_THREAD && job_list && !running)
+		(void)touch_start();
+}
+
+/* Nothing to recover: priorities come from the cycles (as treeshare's
+ * with slurmdbd). */
+extern uint32_t priority_p_recover(uint32_t prio_boost)
+{
+	(void)prio_boost;
+	return 0;
 }
 
 extern int fini(void)
@@ -274,7 +297,8 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 	return 0.0;
 }
 
-extern List
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 5, 0)
+extern list_t *
 priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg,
 				     uid_t uid)
 {
@@ -282,6 +306,13 @@ priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg,
 	(void)uid;
 	return NULL;
 }
+#else
+extern list_t *priority_p_get_priority_factors_list(uid_t uid)
+{
+	(void)uid;
+	return NULL;
+}
+#endif
 
 extern void priority_p_job_end(job_record_t *job_ptr)
 {
