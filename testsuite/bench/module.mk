@@ -14,7 +14,7 @@
 # BENCH_ARGS passes options; make bench-floor is the same target.
 BENCH_TOUCH_SO := $(BUILD)/bench/slurm/priority_touch.so
 BENCH_FLOOR_DIRS := $(abspath $(BUILD)/lib/slurm):$(abspath \
-	$(BUILD)/bench/slurm):$(DEB_PLUGINDIR)
+	$(BUILD)/bench/slurm):$(REF_PLUGINDIR)
 BENCH_CG_DIR := $(BUILD)/bench/callgrind
 BENCH_PLUGINS := priority/multifactor,priority/treeshare,priority/touch
 
@@ -42,9 +42,9 @@ CHECK_STAGES += bench-guard
 .PHONY: check-bench-guard bench-guard-record
 check-bench-guard: $(HARNESS_BIN) $(PT_SO) $(BENCH_TOUCH_SO)
 	@mkdir -p $(BUILD)/check
-	@BUILD=$(BUILD) DEB_PLUGINDIR=$(DEB_PLUGINDIR) \
+	@BUILD=$(BUILD) DEB_PLUGINDIR=$(REF_PLUGINDIR) \
 		bash testsuite/bench/guard.sh $(BUILD)/check/bench-guard.tap
 bench-guard-record: $(HARNESS_BIN) $(PT_SO) $(BENCH_TOUCH_SO)
-	@BUILD=$(BUILD) DEB_PLUGINDIR=$(DEB_PLUGINDIR) \
+	@BUILD=$(BUILD) DEB_PLUGINDIR=$(REF_PLUGINDIR) \
 		bash testsuite/bench/guard.sh $(BUILD)/check/bench-guard.tap \
 		record
