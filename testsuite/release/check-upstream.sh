@@ -18,7 +18,7 @@
 # (UPSTREAM_LABS_BESIDE=0: one release after the other).
 #
 # UPSTREAM_STAGES: the stages (default: every release-dependent stage;
-# .ci/run gives the core: harness sshare-ext-cluster cluster).  While one
+# .ci/run gives the core: harness bench-guard sshare-ext-cluster cluster).  While one
 # release's stages run, the next release's Slurm builds beside them,
 # niced (UPSTREAM_PREBUILD=0: not).
 # Prints each release's build time, each stage's count and time, and as
@@ -39,7 +39,7 @@ cd "$top" || exit 1
 # and REF_PLUGINDIR; each release's make must derive them from its
 # SLURM_TARBALL instead.
 unset SLURM_SRC SLURM_PREFIX REF_PLUGINDIR SLURM_TARBALL
-stages=${UPSTREAM_STAGES:-harness sshare-ext-cluster crash-cluster power-e2e cluster}
+stages=${UPSTREAM_STAGES:-harness bench-guard sshare-ext-cluster crash-cluster power-e2e cluster}
 prebuild=${UPSTREAM_PREBUILD:-1}
 beside=${UPSTREAM_LABS_BESIDE:-1}
 lab_stage_names=" sshare-ext-cluster crash-cluster power-e2e cluster "

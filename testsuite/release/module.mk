@@ -23,8 +23,8 @@ check-release:
 #   run the release-dependent stages on its own daemons and clients;
 #   last line "N passed, N failed" over all (check-upstream.sh)
 SLURM_TARBALLS ?= $(sort $(wildcard ../shared/slurm-src/slurm-*.tar.xz))
-UPSTREAM_STAGES ?= harness sshare-ext-cluster crash-cluster power-e2e cluster
-UPSTREAM_CORE_STAGES := harness sshare-ext-cluster cluster
+UPSTREAM_STAGES ?= harness bench-guard sshare-ext-cluster crash-cluster power-e2e cluster
+UPSTREAM_CORE_STAGES := harness bench-guard sshare-ext-cluster cluster
 .PHONY: check-upstream upstream-slurm
 check-upstream:
 	@UPSTREAM_STAGES="$(UPSTREAM_STAGES)" bash testsuite/release/check-upstream.sh \
