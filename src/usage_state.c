@@ -282,15 +282,58 @@ static int cmp_key(const void *x, const void *y)
 	return a->submit < b->submit ? -1 : a->submit > b->submit;
 }
 
-static int sort_keys(struct ts_job_keys *keys, const char *what,
-		     struct ts_error *err)
+static void key_order_free(struct ts_key_order *ko);
+
+static bool same_keys(const struct ts_job_key *a, const struct ts_job_key *b,
+		      size_t n)
 {
 	size_t i;
 
-	if (keys->n < 2)
+	for (i = 0; i < n; i++)
+		if (a[i].id != b[i].id || a[i].submit != b[i].submit)
+			return false;
+	return true;
+}
+
+/* ko's room for n keys; RET 0 or -1 (ko emptied: no memo, still sorts). */
+static int key_order_reserve(struct ts_key_order *ko, size_t n)
+{
+	if (ko->given && n <= ko->cap)
+		return 0;
+	key_order_free(ko);
+	ko->given = malloc(n * sizeof(*ko->given));
+	ko->sorted = malloc(n * sizeof(*ko->sorted));
+	if (!ko->given || !ko->sorted) {
+		key_order_free(ko);
+		return -1;
+	}
+	ko->cap = n;
+	return 0;
+}
+
+/*
+ * A job key list in rising order: the order ko kept when the keys come
+ * as they came then, else qsort (whose result ko keeps).  RET TS_OK or
+ * TS_EINVAL for a key given twice.
+ */
+static int sort_keys(struct ts_job_keys *keys, const char *what,
+		     struct ts_key_order *ko, struct ts_error *err)
+{
+	size_t i, n = keys->n;
+	bool memo;
+
+	if (n < 2)
 		return TS_OK;
-	qsort(keys->key, keys->n, sizeof(*keys->key), cmp_key);
-	for (i = 1; i < keys->n; i++)
+	if (ko->n == n && same_keys(ko->given, keys->key, n)) {
+		memcpy(keys->key, ko->sorted, n * sizeof(*keys->key));
+		return TS_OK;
+	}
+	ko->n = 0;
+	memo = !key_order_reserve(ko, n);
+	if (memo)
+		memcpy(ko->given, keys->key, n * sizeof(*keys->key));
+	qsort(keys->key, n, sizeof(*keys->key), cmp_key);
+	for (i = 1; i < n; i++)
 		if (!cmp_key(&keys->key[i - 1], &keys->key[i]))
 			/* clang-format off */
 			return ts_error_set(err, TS_EINVAL, -1,
@@ -298,6 +341,10 @@ static int sort_keys(struct ts_job_keys *keys, const char *what,
 					    what, keys->key[i].id,
 					    keys->key[i].submit);
 	/* clang-format on */
+	if (memo) {
+		memcpy(ko->sorted, keys->key, n * sizeof(*keys->key));
+		ko->n = n;
+	}
 	return TS_OK;
 }
 
@@ -314,9 +361,9 @@ int ts_usage_state_sort_again(struct ts_usage_state *s,
 	if (!rc)
 		rc = sort_set(&s->qos, v, &memo->qos, "QOS", err);
 	if (!rc)
-		rc = sort_keys(&s->held, "held", err);
+		rc = sort_keys(&s->held, "held", &memo->held, err);
 	if (!rc)
-		rc = sort_keys(&s->exempt, "exempt", err);
+		rc = sort_keys(&s->exempt, "exempt", &memo->exempt, err);
 	return rc;
 }
 
@@ -329,11 +376,20 @@ static void order_free(struct ts_usage_order *o)
 	memset(o, 0, sizeof(*o));
 }
 
+static void key_order_free(struct ts_key_order *ko)
+{
+	free(ko->given);
+	free(ko->sorted);
+	memset(ko, 0, sizeof(*ko));
+}
+
 void ts_usage_sort_memo_free(struct ts_usage_sort_memo *memo)
 {
 	order_free(&memo->assoc);
 	order_free(&memo->leaf);
 	order_free(&memo->qos);
+	key_order_free(&memo->held);
+	key_order_free(&memo->exempt);
 }
 
 int ts_usage_state_sort(struct ts_usage_state *s, struct ts_error *err)

@@ -163,8 +163,17 @@ struct ts_usage_order {
 	size_t v;   /* values a record of val has */
 };
 
+/* The same for a job key list: the keys as given, and sorted. */
+struct ts_key_order {
+	size_t n;		   /* keys given last time; 0: none kept */
+	struct ts_job_key *given;  /* as given */
+	struct ts_job_key *sorted; /* rising */
+	size_t cap;
+};
+
 struct ts_usage_sort_memo {
 	struct ts_usage_order assoc, leaf, qos;
+	struct ts_key_order held, exempt;
 };
 
 /*
@@ -173,6 +182,8 @@ struct ts_usage_sort_memo {
  * the order of the last call, the order found then is used again, with
  * no comparison sort; the records are moved into memo's spare arrays,
  * exchanged with the set's, so nothing is allocated once sizes settle.
+ * Job keys likewise: when they come as last time (a job set walked in
+ * its hash order), the sorted list kept then is copied.
  * RET as ts_usage_state_sort().
  */
 int ts_usage_state_sort_again(struct ts_usage_state *s,

@@ -849,6 +849,15 @@ static void fill_shuffled(struct ts_usage_state *s, size_t n, unsigned int key,
 		s->qos.val[k] = round * k;
 	for (k = 0; k < 3; k++)
 		s->tres_id[k] = (uint32_t)k + 1;
+	/* job keys as a job set's walk gives them, in no order */
+	free(s->held.key);
+	s->held.n = 50;
+	s->held.key = malloc(s->held.n * sizeof(*s->held.key));
+	ck_assert_ptr_nonnull(s->held.key);
+	for (i = 0; i < s->held.n; i++) {
+		s->held.key[i].id = (uint32_t)((i * 37 + key) % 50) + 1;
+		s->held.key[i].submit = NOW - (int64_t)s->held.key[i].id;
+	}
 	s->saved_at = NOW;
 	s->last_ran = NOW;
 }
@@ -873,7 +882,7 @@ START_TEST(sorting_again_with_the_kept_order_equals_a_fresh_sort)
 	struct ts_error err = TS_ERROR_INIT;
 	uint32_t *id = NULL;
 	long double *val = NULL;
-	size_t r, n = 1000, v;
+	size_t r, i, n = 1000, v;
 
 	for (r = 0; r < sizeof(keys) / sizeof(keys[0]); r++) {
 		fill_shuffled(&kept, n, keys[r], (unsigned int)r);
@@ -886,6 +895,12 @@ START_TEST(sorting_again_with_the_kept_order_equals_a_fresh_sort)
 		assert_same_sets(&kept.assoc, &fresh.assoc, v);
 		assert_same_sets(&kept.leaf, &fresh.leaf, v);
 		assert_same_sets(&kept.qos, &fresh.qos, v);
+		ck_assert_uint_eq(kept.held.n, fresh.held.n);
+		for (i = 0; i < kept.held.n; i++) {
+			ck_assert_uint_eq(kept.held.key[i].id, i + 1);
+			ck_assert_int_eq(kept.held.key[i].submit,
+					 fresh.held.key[i].submit);
+		}
 		ck_assert_uint_eq(kept.assoc.id[0], 1);
 		ck_assert_uint_eq(kept.assoc.id[n - 1], n);
 		ts_usage_state_free(&fresh);
@@ -907,6 +922,16 @@ START_TEST(sorting_again_with_the_kept_order_equals_a_fresh_sort)
 	ck_assert_int_eq(ts_usage_state_sort_again(&kept, &memo, &err),
 			 TS_EINVAL);
 	ck_assert_str_eq(err.msg, "association 358 appears twice");
+	/* and a job key twice where the kept key order was */
+	ts_error_clear(&err);
+	fill_shuffled(&kept, n, 5, 0);
+	ck_assert_int_eq(ts_usage_state_sort_again(&kept, &memo, &err), TS_OK);
+	fill_shuffled(&kept, n, 5, 0);
+	kept.held.key[3] = kept.held.key[4];
+	ck_assert_int_eq(ts_usage_state_sort_again(&kept, &memo, &err),
+			 TS_EINVAL);
+	ck_assert_msg(strstr(err.msg, "held job"), "%s", err.msg);
+	ck_assert_ptr_nonnull(strstr(err.msg, "appears twice"));
 	ts_usage_state_free(&kept);
 	ts_usage_sort_memo_free(&memo);
 }
