@@ -8,38 +8,6 @@
 
 #include "state_bytes.h"
 
-/*
- * A little-endian host stores the value as it is, in one move; any other
- * host writes it byte by byte.  The bytes are the same.
- */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-void ts_put32(unsigned char *p, uint32_t v)
-{
-	memcpy(p, &v, sizeof(v));
-}
-
-void ts_put64(unsigned char *p, uint64_t v)
-{
-	memcpy(p, &v, sizeof(v));
-}
-#else
-void ts_put32(unsigned char *p, uint32_t v)
-{
-	int i;
-
-	for (i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-void ts_put64(unsigned char *p, uint64_t v)
-{
-	int i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-#endif
-
 uint32_t ts_get32(const unsigned char *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
@@ -51,24 +19,38 @@ uint64_t ts_get64(const unsigned char *p)
 	return (uint64_t)ts_get32(p) | (uint64_t)ts_get32(p + 4) << 32;
 }
 
-void ts_put_value(unsigned char *p, long double v)
+int ts_value_split_frexp(long double v, uint64_t *m, int32_t *e)
 {
-	uint64_t m = 0;
-	int e = 0;
+	int exp = 0;
 
-	/* x - x is 0 only for a finite x; a subnormal is stored as 0 */
-	if (v > 0 && v - v == 0) {
-		long double f = frexpl(v, &e); /* [0.5, 1) */
+	*m = 0;
+	*e = 0;
+	/* x - x is 0 only for a finite x */
+	if (!(v >= 0 && v - v == 0))
+		return 0;
+	if (v > 0) {
+		long double f = frexpl(v, &exp); /* [0.5, 1) */
 
-		m = (uint64_t)ldexpl(f, 64);
-		if (e < LDBL_MIN_EXP) {
-			m = 0;
-			e = 0;
+		/* a subnormal is stored as 0 */
+		if (exp >= LDBL_MIN_EXP) {
+			*m = (uint64_t)ldexpl(f, 64);
+			*e = exp;
 		}
 	}
+	return 1;
+}
+
+#ifndef TS_VALUE_BITS
+void ts_put_value(unsigned char *p, long double v)
+{
+	uint64_t m;
+	int32_t e;
+
+	(void)ts_value_split_frexp(v, &m, &e);
 	ts_put64(p, m);
 	ts_put32(p + 8, (uint32_t)e);
 }
+#endif
 
 int ts_get_value(const unsigned char *p, long double *v)
 {

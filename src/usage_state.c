@@ -70,6 +70,7 @@ int ts_usage_state_keys(struct ts_job_keys *keys, const struct ts_job_set *set,
 static int set_alloc(struct ts_usage_set *set, size_t n, size_t v)
 {
 	set->n = n;
+	set->cap = n;
 	set->id = calloc(n ? n : 1, sizeof(*set->id));
 	set->val = calloc(n ? n * v : 1, sizeof(*set->val));
 	return set->id && set->val ? 0 : -1;
@@ -83,6 +84,7 @@ int ts_usage_state_alloc(struct ts_usage_state *s, uint32_t n_tres,
 
 	memset(s, 0, sizeof(*s));
 	s->n_tres = n_tres;
+	s->tres_cap = n_tres;
 	s->tres_id = calloc(n_tres ? n_tres : 1, sizeof(*s->tres_id));
 	if (!s->tres_id || set_alloc(&s->assoc, n_assoc, v) ||
 	    set_alloc(&s->leaf, n_leaf, v) || set_alloc(&s->qos, n_qos, v)) {
@@ -93,6 +95,59 @@ int ts_usage_state_alloc(struct ts_usage_state *s, uint32_t n_tres,
 			n_assoc, n_qos);
 	}
 	return TS_OK;
+}
+
+/* set's room for n records of v values: RET 0 or -1 (cap as it was). */
+static int set_reserve(struct ts_usage_set *set, size_t n, size_t v)
+{
+	uint32_t *id;
+	long double *val;
+
+	if (set->id && set->val && n <= set->cap)
+		return 0;
+	id = realloc(set->id, (n ? n : 1) * sizeof(*id));
+	if (!id)
+		return -1;
+	set->id = id;
+	val = realloc(set->val, (n ? n * v : 1) * sizeof(*val));
+	if (!val)
+		return -1;
+	set->val = val;
+	set->cap = n;
+	return 0;
+}
+
+int ts_usage_state_reserve(struct ts_usage_state *s, uint32_t n_tres,
+			   size_t n_assoc, size_t n_leaf, size_t n_qos,
+			   struct ts_error *err)
+{
+	size_t v = 2 + (size_t)n_tres;
+	uint32_t *tres_id;
+
+	s->assoc.n = s->leaf.n = s->qos.n = 0;
+	if (n_tres != s->n_tres) /* records of another size: room anew */
+		s->assoc.cap = s->leaf.cap = s->qos.cap = 0;
+	s->n_tres = n_tres;
+	if (!s->tres_id || n_tres > s->tres_cap) {
+		tres_id = realloc(s->tres_id,
+				  (n_tres ? n_tres : 1) * sizeof(*tres_id));
+		if (!tres_id)
+			goto nomem;
+		s->tres_id = tres_id;
+		s->tres_cap = n_tres;
+	}
+	if (set_reserve(&s->assoc, n_assoc, v) ||
+	    set_reserve(&s->leaf, n_leaf, v) || set_reserve(&s->qos, n_qos, v))
+		goto nomem;
+	s->assoc.n = n_assoc;
+	s->leaf.n = n_leaf;
+	s->qos.n = n_qos;
+	return TS_OK;
+nomem:
+	return ts_error_set(
+		err, TS_ENOMEM, -1,
+		"cannot allocate the usage of %zu associations and %zu QOS",
+		n_assoc, n_qos);
 }
 
 /* ----------------------------------------------------------- sorting */
@@ -111,59 +166,110 @@ static int cmp_order(const void *x, const void *y)
 	return a->at < b->at ? -1 : a->at > b->at;
 }
 
+static void order_free(struct ts_usage_order *o);
+
+/* o's room for n records of v values; RET 0 or -1 (o emptied). */
+static int order_reserve(struct ts_usage_order *o, size_t n, size_t v)
+{
+	if (o->given && n <= o->cap && v == o->v)
+		return 0;
+	order_free(o);
+	o->given = malloc(n * sizeof(*o->given));
+	o->from = malloc(n * sizeof(*o->from));
+	o->id = malloc(n * sizeof(*o->id));
+	o->val = malloc(n * v * sizeof(*o->val));
+	if (!o->given || !o->from || !o->id || !o->val) {
+		order_free(o);
+		return -1;
+	}
+	o->cap = n;
+	o->v = v;
+	return 0;
+}
+
 /*
- * One set's records in rising id order, values moved with their id
- * (stable: equal ids keep their order, so the duplicate is named).
- * RET TS_OK, TS_EINVAL for an id given twice, or TS_ENOMEM.
+ * The rising order of set's ids into o->from, by a stable sort (equal
+ * ids keep their order, so the duplicate is named), and the ids as given
+ * into o->given.  RET TS_OK, TS_EINVAL for an id given twice, or
+ * TS_ENOMEM.
  */
-static int sort_set(struct ts_usage_set *set, size_t v, const char *what,
+static int find_order(const struct ts_usage_set *set, struct ts_usage_order *o,
+		      const char *what, struct ts_error *err)
+{
+	struct order *ord = malloc(set->n * sizeof(*ord));
+	size_t i;
+
+	if (!ord)
+		return ts_error_set(err, TS_ENOMEM, -1,
+				    "cannot sort %zu %s records", set->n, what);
+	for (i = 0; i < set->n; i++) {
+		ord[i].id = set->id[i];
+		ord[i].at = i;
+	}
+	qsort(ord, set->n, sizeof(*ord), cmp_order);
+	for (i = 0; i < set->n; i++) {
+		if (i && ord[i].id == ord[i - 1].id) {
+			uint32_t twice = ord[i].id;
+
+			free(ord);
+			return ts_error_set(err, TS_EINVAL, -1,
+					    "%s %u appears twice", what, twice);
+		}
+		o->from[i] = ord[i].at;
+	}
+	free(ord);
+	memcpy(o->given, set->id, set->n * sizeof(*o->given));
+	o->n = set->n;
+	return TS_OK;
+}
+
+/*
+ * One set's records in rising id order, values moved with their id: by
+ * the order o kept when the ids come as they came then, else by a sort
+ * whose order o keeps.  RET TS_OK, TS_EINVAL for an id given twice, or
+ * TS_ENOMEM.
+ */
+static int sort_set(struct ts_usage_set *set, size_t v,
+		    struct ts_usage_order *o, const char *what,
 		    struct ts_error *err)
 {
-	struct order *o;
 	uint32_t *id;
 	long double *val;
-	size_t i;
+	size_t i, cap;
+	int rc;
 
 	if (set->n < 2)
 		return TS_OK;
-	/* Strictly increasing already (the usual snapshot): nothing to do. */
+	/* Strictly increasing already: nothing to do. */
 	for (i = 1; i < set->n && set->id[i - 1] < set->id[i]; i++)
 		;
 	if (i == set->n)
 		return TS_OK;
-	o = malloc(set->n * sizeof(*o));
-	id = malloc(set->n * sizeof(*id));
-	val = malloc(set->n * v * sizeof(*val));
-	if (!o || !id || !val) {
-		free(o);
-		free(id);
-		free(val);
+	if (order_reserve(o, set->n, v))
 		return ts_error_set(err, TS_ENOMEM, -1,
 				    "cannot sort %zu %s records", set->n, what);
+	if (o->n != set->n ||
+	    memcmp(o->given, set->id, set->n * sizeof(*set->id))) {
+		o->n = 0;
+		rc = find_order(set, o, what, err);
+		if (rc)
+			return rc;
 	}
 	for (i = 0; i < set->n; i++) {
-		o[i].id = set->id[i];
-		o[i].at = i;
+		o->id[i] = set->id[o->from[i]];
+		memcpy(o->val + i * v, set->val + o->from[i] * v,
+		       v * sizeof(*val));
 	}
-	qsort(o, set->n, sizeof(*o), cmp_order);
-	for (i = 0; i < set->n; i++) {
-		if (i && o[i].id == o[i - 1].id) {
-			uint32_t twice = o[i].id;
-
-			free(o);
-			free(id);
-			free(val);
-			return ts_error_set(err, TS_EINVAL, -1,
-					    "%s %u appears twice", what, twice);
-		}
-		id[i] = o[i].id;
-		memcpy(val + i * v, set->val + o[i].at * v, v * sizeof(*val));
-	}
-	free(o);
-	free(set->id);
-	free(set->val);
-	set->id = id;
-	set->val = val;
+	/* the sorted records are the set's, its old arrays the spares */
+	id = set->id;
+	val = set->val;
+	cap = set->cap;
+	set->id = o->id;
+	set->val = o->val;
+	set->cap = o->cap;
+	o->id = id;
+	o->val = val;
+	o->cap = cap < o->cap ? cap : o->cap;
 	return TS_OK;
 }
 
@@ -176,15 +282,58 @@ static int cmp_key(const void *x, const void *y)
 	return a->submit < b->submit ? -1 : a->submit > b->submit;
 }
 
-static int sort_keys(struct ts_job_keys *keys, const char *what,
-		     struct ts_error *err)
+static void key_order_free(struct ts_key_order *ko);
+
+static bool same_keys(const struct ts_job_key *a, const struct ts_job_key *b,
+		      size_t n)
 {
 	size_t i;
 
-	if (keys->n < 2)
+	for (i = 0; i < n; i++)
+		if (a[i].id != b[i].id || a[i].submit != b[i].submit)
+			return false;
+	return true;
+}
+
+/* ko's room for n keys; RET 0 or -1 (ko emptied: no memo, still sorts). */
+static int key_order_reserve(struct ts_key_order *ko, size_t n)
+{
+	if (ko->given && n <= ko->cap)
+		return 0;
+	key_order_free(ko);
+	ko->given = malloc(n * sizeof(*ko->given));
+	ko->sorted = malloc(n * sizeof(*ko->sorted));
+	if (!ko->given || !ko->sorted) {
+		key_order_free(ko);
+		return -1;
+	}
+	ko->cap = n;
+	return 0;
+}
+
+/*
+ * A job key list in rising order: the order ko kept when the keys come
+ * as they came then, else qsort (whose result ko keeps).  RET TS_OK or
+ * TS_EINVAL for a key given twice.
+ */
+static int sort_keys(struct ts_job_keys *keys, const char *what,
+		     struct ts_key_order *ko, struct ts_error *err)
+{
+	size_t i, n = keys->n;
+	bool memo;
+
+	if (n < 2)
 		return TS_OK;
-	qsort(keys->key, keys->n, sizeof(*keys->key), cmp_key);
-	for (i = 1; i < keys->n; i++)
+	if (ko->n == n && same_keys(ko->given, keys->key, n)) {
+		memcpy(keys->key, ko->sorted, n * sizeof(*keys->key));
+		return TS_OK;
+	}
+	ko->n = 0;
+	memo = !key_order_reserve(ko, n);
+	if (memo)
+		memcpy(ko->given, keys->key, n * sizeof(*keys->key));
+	qsort(keys->key, n, sizeof(*keys->key), cmp_key);
+	for (i = 1; i < n; i++)
 		if (!cmp_key(&keys->key[i - 1], &keys->key[i]))
 			/* clang-format off */
 			return ts_error_set(err, TS_EINVAL, -1,
@@ -192,23 +341,84 @@ static int sort_keys(struct ts_job_keys *keys, const char *what,
 					    what, keys->key[i].id,
 					    keys->key[i].submit);
 	/* clang-format on */
+	if (memo) {
+		memcpy(ko->sorted, keys->key, n * sizeof(*keys->key));
+		ko->n = n;
+	}
 	return TS_OK;
+}
+
+int ts_usage_state_sort_again(struct ts_usage_state *s,
+			      struct ts_usage_sort_memo *memo,
+			      struct ts_error *err)
+{
+	size_t v = ts_usage_state_values(s);
+	int rc = sort_set(&s->assoc, v, &memo->assoc, "association", err);
+
+	if (!rc)
+		rc = sort_set(&s->leaf, v, &memo->leaf,
+			      "leaf usage of association", err);
+	if (!rc)
+		rc = sort_set(&s->qos, v, &memo->qos, "QOS", err);
+	if (!rc)
+		rc = sort_keys(&s->held, "held", &memo->held, err);
+	if (!rc)
+		rc = sort_keys(&s->exempt, "exempt", &memo->exempt, err);
+	return rc;
+}
+
+static void order_free(struct ts_usage_order *o)
+{
+	free(o->given);
+	free(o->from);
+	free(o->id);
+	free(o->val);
+	memset(o, 0, sizeof(*o));
+}
+
+static void key_order_free(struct ts_key_order *ko)
+{
+	free(ko->given);
+	free(ko->sorted);
+	memset(ko, 0, sizeof(*ko));
+}
+
+void ts_usage_sort_memo_free(struct ts_usage_sort_memo *memo)
+{
+	order_free(&memo->assoc);
+	order_free(&memo->leaf);
+	order_free(&memo->qos);
+	key_order_free(&memo->held);
+	key_order_free(&memo->exempt);
 }
 
 int ts_usage_state_sort(struct ts_usage_state *s, struct ts_error *err)
 {
-	size_t v = ts_usage_state_values(s);
-	int rc = sort_set(&s->assoc, v, "association", err);
+	struct ts_usage_sort_memo memo = { 0 };
+	int rc = ts_usage_state_sort_again(s, &memo, err);
 
-	if (!rc)
-		rc = sort_set(&s->leaf, v, "leaf usage of association", err);
-	if (!rc)
-		rc = sort_set(&s->qos, v, "QOS", err);
-	if (!rc)
-		rc = sort_keys(&s->held, "held", err);
-	if (!rc)
-		rc = sort_keys(&s->exempt, "exempt", err);
+	ts_usage_sort_memo_free(&memo);
 	return rc;
+}
+
+static size_t sanitize_set(struct ts_usage_set *set, size_t v)
+{
+	size_t i, bad = 0;
+
+	for (i = 0; i < set->n * v; i++)
+		if (!ts_value_ok(&set->val[i])) {
+			set->val[i] = 0;
+			bad++;
+		}
+	return bad;
+}
+
+size_t ts_usage_state_sanitize(struct ts_usage_state *s)
+{
+	size_t v = ts_usage_state_values(s);
+
+	return sanitize_set(&s->assoc, v) + sanitize_set(&s->leaf, v) +
+	       sanitize_set(&s->qos, v);
 }
 
 long ts_usage_state_find(const struct ts_usage_set *set, uint32_t id)
@@ -247,35 +457,6 @@ static const char *value_name(size_t k, const uint32_t *tres_id, char *buf,
 	return buf;
 }
 
-/* A record set's ids rising and values finite and >= 0. */
-static int check_set(const struct ts_usage_set *set, size_t v,
-		     const uint32_t *tres_id, const char *what,
-		     struct ts_error *err)
-{
-	char name[32];
-	size_t i, k;
-
-	for (i = 0; i < set->n; i++) {
-		if (i && set->id[i] <= set->id[i - 1])
-			return ts_error_set(err, TS_EINVAL, -1,
-					    "%s ids not rising at %u", what,
-					    set->id[i]);
-		for (k = 0; k < v; k++) {
-			long double x = set->val[i * v + k];
-
-			if (!(x >= 0 && x - x == 0))
-				return ts_error_set(
-					err, TS_EINVAL, -1,
-					"%s %u: %s is %Lg, not a finite number >= 0",
-					what, set->id[i],
-					value_name(k, tres_id, name,
-						   sizeof(name)),
-					x);
-		}
-	}
-	return TS_OK;
-}
-
 /* A job key list rising by (id, submit), no id 0. */
 static int check_keys(const struct ts_job_keys *keys, const char *what,
 		      struct ts_error *err)
@@ -307,55 +488,76 @@ static unsigned char *put_keys(unsigned char *p, const struct ts_job_keys *keys)
 	return p;
 }
 
+/*
+ * A record set, checked as it is written: ids rising, every value finite
+ * and >= 0 (a caller bug, refused rather than saved).  RET past it, or
+ * NULL with err set.
+ */
 static unsigned char *put_set(unsigned char *p, const struct ts_usage_set *set,
-			      size_t v)
+			      size_t v, const uint32_t *tres_id,
+			      const char *what, struct ts_error *err)
 {
+	const long double *val = set->val;
+	char name[32];
+	uint64_t m;
+	int32_t e;
 	size_t i, k;
 
 	for (i = 0; i < set->n; i++) {
+		if (i && set->id[i] <= set->id[i - 1]) {
+			ts_error_set(err, TS_EINVAL, -1,
+				     "%s ids not rising at %u", what,
+				     set->id[i]);
+			return NULL;
+		}
 		ts_put32(p, set->id[i]);
 		p += 4;
-		for (k = 0; k < v; k++, p += TS_VALUE_BYTES)
-			ts_put_value(p, set->val[i * v + k]);
+		for (k = 0; k < v; k++, p += TS_VALUE_BYTES, val++) {
+			if (!ts_value_split(val, &m, &e)) {
+				ts_error_set(
+					err, TS_EINVAL, -1,
+					"%s %u: %s is %Lg, not a finite number >= 0",
+					what, set->id[i],
+					value_name(k, tres_id, name,
+						   sizeof(name)),
+					*val);
+				return NULL;
+			}
+			ts_put64(p, m);
+			ts_put32(p + 8, (uint32_t)e);
+		}
 	}
 	return p;
 }
 
-int ts_usage_state_encode(const struct ts_usage_state *s, unsigned char **buf,
-			  size_t *len, struct ts_error *err)
+int ts_usage_state_encode_into(const struct ts_usage_state *s,
+			       struct ts_state_image *img, struct ts_error *err)
 {
 	size_t v = ts_usage_state_values(s), total;
 	uint64_t body;
 	unsigned char *b, *p;
 	uint32_t t;
 	bool keys = s->held.n || s->exempt.n;
-	int rc;
 
-	*buf = NULL;
-	*len = 0;
-	rc = check_set(&s->assoc, v, s->tres_id, "association", err);
-	if (!rc)
-		rc = check_set(&s->leaf, v, s->tres_id,
-			       "leaf usage of association", err);
-	if (!rc)
-		rc = check_set(&s->qos, v, s->tres_id, "QOS", err);
-	if (!rc)
-		rc = check_keys(&s->held, "held", err);
-	if (!rc)
-		rc = check_keys(&s->exempt, "exempt", err);
-	if (rc)
-		return rc;
+	img->len = 0;
 	body = 4 * (uint64_t)s->n_tres +
 	       (s->assoc.n + s->leaf.n + s->qos.n) * record_bytes(s->n_tres) +
 	       s->windows_len;
 	if (keys)
 		body += 8 + KEY_BYTES * (uint64_t)(s->held.n + s->exempt.n);
 	total = HEADER_BYTES + (size_t)body + CRC_BYTES;
-	b = calloc(1, total);
-	if (!b)
-		return ts_error_set(
-			err, TS_ENOMEM, -1,
-			"cannot allocate %zu bytes for the usage state", total);
+	/* every byte is written below: the buffer needs no zeroing */
+	if (total > img->cap) {
+		b = realloc(img->buf, total);
+		if (!b)
+			return ts_error_set(
+				err, TS_ENOMEM, -1,
+				"cannot allocate %zu bytes for the usage state",
+				total);
+		img->buf = b;
+		img->cap = total;
+	}
+	b = img->buf;
 	memcpy(b, MAGIC, 8);
 	ts_put32(b + 8, keys ? 2 : 1);
 	ts_put32(b + 12,
@@ -372,9 +574,15 @@ int ts_usage_state_encode(const struct ts_usage_state *s, unsigned char **buf,
 	p = b + HEADER_BYTES;
 	for (t = 0; t < s->n_tres; t++, p += 4)
 		ts_put32(p, s->tres_id[t]);
-	p = put_set(p, &s->assoc, v);
-	p = put_set(p, &s->leaf, v);
-	p = put_set(p, &s->qos, v);
+	p = put_set(p, &s->assoc, v, s->tres_id, "association", err);
+	if (p)
+		p = put_set(p, &s->leaf, v, s->tres_id,
+			    "leaf usage of association", err);
+	if (p)
+		p = put_set(p, &s->qos, v, s->tres_id, "QOS", err);
+	if (!p || check_keys(&s->held, "held", err) ||
+	    check_keys(&s->exempt, "exempt", err))
+		return TS_EINVAL;
 	if (s->windows_len)
 		memcpy(p, s->windows, s->windows_len);
 	p += s->windows_len;
@@ -385,9 +593,23 @@ int ts_usage_state_encode(const struct ts_usage_state *s, unsigned char **buf,
 		p = put_keys(p, &s->exempt);
 	}
 	ts_put32(p, ts_crc32(0, b, total - CRC_BYTES));
-	*buf = b;
-	*len = total;
+	img->len = total;
 	return TS_OK;
+}
+
+int ts_usage_state_encode(const struct ts_usage_state *s, unsigned char **buf,
+			  size_t *len, struct ts_error *err)
+{
+	struct ts_state_image img = { 0 };
+	int rc = ts_usage_state_encode_into(s, &img, err);
+
+	if (rc) {
+		free(img.buf);
+		img.buf = NULL;
+	}
+	*buf = img.buf;
+	*len = img.len;
+	return rc;
 }
 
 /* ---------------------------------------------------------- decoding */

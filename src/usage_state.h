@@ -85,6 +85,7 @@ struct ts_usage_set {
 	size_t n;
 	uint32_t *id;	  /* strictly rising */
 	long double *val; /* [i * V + 0] raw, + 1 wall, + 2 + t TRES t */
+	size_t cap;	  /* records id and val have room for */
 };
 
 struct ts_usage_state {
@@ -101,6 +102,7 @@ struct ts_usage_state {
 	size_t windows_len;
 	struct ts_job_keys held;   /* jobs a feasibility cap holds */
 	struct ts_job_keys exempt; /* jobs an operator released */
+	uint32_t tres_cap;	   /* ids tres_id has room for */
 };
 
 /* ts_usage_state_values() - V, the values of one record. */
@@ -117,6 +119,16 @@ static inline size_t ts_usage_state_values(const struct ts_usage_state *s)
 int ts_usage_state_alloc(struct ts_usage_state *s, uint32_t n_tres,
 			 size_t n_assoc, size_t n_leaf, size_t n_qos,
 			 struct ts_error *err);
+
+/*
+ * ts_usage_state_reserve() - as ts_usage_state_alloc(), but for a state
+ * filled again and again (zeroed, or used before): its arrays are kept
+ * when large enough, else grown, and not zeroed; only the counts and
+ * n_tres are set.  RET TS_OK or TS_ENOMEM (s then as it was, counts 0).
+ */
+int ts_usage_state_reserve(struct ts_usage_state *s, uint32_t n_tres,
+			   size_t n_assoc, size_t n_leaf, size_t n_qos,
+			   struct ts_error *err);
 
 /* ts_usage_state_free() - free s's arrays and zero it.  Idempotent. */
 void ts_usage_state_free(struct ts_usage_state *s);
@@ -137,6 +149,59 @@ int ts_usage_state_keys(struct ts_job_keys *keys, const struct ts_job_set *set,
 int ts_usage_state_sort(struct ts_usage_state *s, struct ts_error *err);
 
 /*
+ * What ts_usage_state_sort_again() keeps from one sort to the next, per
+ * set: the ids as given, their rising order, and the spare arrays the
+ * records are moved into.  Zero it to start.
+ */
+struct ts_usage_order {
+	size_t n;	 /* records given last time; 0: nothing kept */
+	uint32_t *given; /* their ids, as given */
+	size_t *from;	 /* from[i]: where the i-th lowest id was given */
+	uint32_t *id;	 /* spare records, exchanged with the set's */
+	long double *val;
+	size_t cap; /* records all four have room for */
+	size_t v;   /* values a record of val has */
+};
+
+/* The same for a job key list: the keys as given, and sorted. */
+struct ts_key_order {
+	size_t n;		   /* keys given last time; 0: none kept */
+	struct ts_job_key *given;  /* as given */
+	struct ts_job_key *sorted; /* rising */
+	size_t cap;
+};
+
+struct ts_usage_sort_memo {
+	struct ts_usage_order assoc, leaf, qos;
+	struct ts_key_order held, exempt;
+};
+
+/*
+ * ts_usage_state_sort_again() - ts_usage_state_sort() for a state filled
+ * the same way each time (a snapshot a cycle): when a set's ids come in
+ * the order of the last call, the order found then is used again, with
+ * no comparison sort; the records are moved into memo's spare arrays,
+ * exchanged with the set's, so nothing is allocated once sizes settle.
+ * Job keys likewise: when they come as last time (a job set walked in
+ * its hash order), the sorted list kept then is copied.
+ * RET as ts_usage_state_sort().
+ */
+int ts_usage_state_sort_again(struct ts_usage_state *s,
+			      struct ts_usage_sort_memo *memo,
+			      struct ts_error *err);
+
+/* ts_usage_sort_memo_free() - free memo's arrays and zero it. */
+void ts_usage_sort_memo_free(struct ts_usage_sort_memo *memo);
+
+/*
+ * ts_usage_state_sanitize() - every value of s that is not a value (NaN,
+ * infinite, negative) set to 0, for a caller that copies usage as it
+ * finds it and checks it only when ts_usage_state_encode() refuses it.
+ * RET how many were set to 0.
+ */
+size_t ts_usage_state_sanitize(struct ts_usage_state *s);
+
+/*
  * ts_usage_state_find() - the record of id in set, or -1.  O(log n).
  */
 long ts_usage_state_find(const struct ts_usage_set *set, uint32_t id);
@@ -150,6 +215,26 @@ long ts_usage_state_find(const struct ts_usage_set *set, uint32_t id);
  */
 int ts_usage_state_encode(const struct ts_usage_state *s, unsigned char **buf,
 			  size_t *len, struct ts_error *err);
+
+/*
+ * A file image in a buffer kept from one encode to the next (it grows,
+ * never shrinks), so that a commit a cycle allocates nothing once the
+ * state stops growing.  Zero it to start; free(buf) at the end.
+ */
+struct ts_state_image {
+	unsigned char *buf;
+	size_t len; /* of the last image encoded; 0 after an error */
+	size_t cap;
+};
+
+/*
+ * ts_usage_state_encode_into() - ts_usage_state_encode() into img's
+ * buffer, grown when too small.  RET as ts_usage_state_encode(); on
+ * error img keeps its buffer, with len 0.
+ */
+int ts_usage_state_encode_into(const struct ts_usage_state *s,
+			       struct ts_state_image *img,
+			       struct ts_error *err);
 
 /*
  * ts_usage_state_decode() - check a file image and decode it into *s (not

@@ -56,6 +56,7 @@
 #include <string.h>
 
 #include "src/decay_record.h"
+#include "src/state_bytes.h"
 #include "src/usage_state.h"
 #include "src/utc_time.h"
 #include "src/window_store.h"
@@ -74,6 +75,18 @@ static char *last_error;       /* the commit error logged last */
 static time_t last_saved;      /* S of the last successful commit */
 static time_t record_ran = -1; /* priority_last_decay_ran as last written */
 static time_t record_reset = -1;
+
+/*
+ * snap_mutex guards the commit's buffers, kept from one commit to the
+ * next so that a cycle's commit allocates nothing once sizes settle: the
+ * snapshot, the order its sort found (the association list keeps its
+ * order from cycle to cycle) and the file image.  Held for a whole
+ * commit (one at a time), taken before any Slurm lock.
+ */
+static pthread_mutex_t snap_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct ts_usage_state snap;
+static struct ts_usage_sort_memo snap_order;
+static struct ts_state_image snap_image;
 
 /* slurmctld's state-file lock; no-ops outside slurmctld. */
 static void state_files_lock(void)
@@ -95,35 +108,84 @@ static const char *utc(time_t t, char *buf, size_t len)
 
 /* ------------------------------------------------------------ snapshot */
 
-/* A usage value as saved: Slurm's, unless it is NaN, inf or < 0. */
-static long double sane(long double v, size_t *bad)
+/*
+ * One record's values as Slurm has them: raw, wall, then the TRES
+ * (usage_state.h).  Copied unchecked: the encoder refuses a value that
+ * is NaN, infinite or negative, and only then does the commit look for
+ * them (ts_usage_state_sanitize()).
+ */
+static void put_usage(long double *val, const long double *raw, double wall,
+		      const long double *tres, uint32_t n_tres)
 {
-	if (v >= 0 && v - v == 0)
-		return v;
-	(*bad)++;
-	return 0;
+	memcpy(&val[0], raw, sizeof(*val));
+	val[1] = wall;
+	if (tres)
+		memcpy(&val[2], tres, n_tres * sizeof(*val));
+	else
+		memset(&val[2], 0, n_tres * sizeof(*val));
 }
 
-/* One record's values: raw, wall, then the TRES (usage_state.h). */
-static void put_usage(long double *val, long double raw, double wall,
-		      const long double *tres, uint32_t n_tres, size_t *bad)
-{
-	uint32_t t;
-
-	val[0] = sane(raw, bad);
-	val[1] = sane(wall, bad);
-	for (t = 0; t < n_tres; t++)
-		val[2 + t] = tres ? sane(tres[t], bad) : 0;
-}
+/* Slurm's association and QOS usage are two types with these fields. */
+#define PUT_USAGE(val, u, n_tres)                                              \
+	put_usage(val, &(u)->usage_raw, (u)->grp_used_wall,                    \
+		  (u)->usage_tres_raw, n_tres)
 
 static bool separate_leaf(const slurmdb_assoc_rec_t *a)
 {
 	return a->leaf_usage && a->leaf_usage != a->usage;
 }
 
+/* list_for_each_ro() callback: count the separate leaf usages. */
+static int count_leaf(void *x, void *arg)
+{
+	*(size_t *)arg += separate_leaf(x);
+	return 0;
+}
+
+/* One walk's place in the snapshot. */
+struct walk {
+	struct ts_usage_state *s;
+	size_t v, i, l;
+};
+
+/* list_for_each_ro() callback: one association's usage; -1 stops. */
+static int put_assoc(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *a = x;
+	struct walk *w = arg;
+	struct ts_usage_state *s = w->s;
+
+	if (w->i >= s->assoc.n)
+		return -1;
+	s->assoc.id[w->i] = a->id;
+	PUT_USAGE(&s->assoc.val[w->i++ * w->v], a->usage, s->n_tres);
+	if (separate_leaf(a) && w->l < s->leaf.n) {
+		s->leaf.id[w->l] = a->id;
+		PUT_USAGE(&s->leaf.val[w->l++ * w->v], a->leaf_usage,
+			  s->n_tres);
+	}
+	return 0;
+}
+
+/* list_for_each_ro() callback: one QOS's usage; -1 stops. */
+static int put_qos(void *x, void *arg)
+{
+	slurmdb_qos_rec_t *q = x;
+	struct walk *w = arg;
+	struct ts_usage_state *s = w->s;
+
+	if (w->i >= s->qos.n)
+		return -1;
+	s->qos.id[w->i] = q->id;
+	PUT_USAGE(&s->qos.val[w->i++ * w->v], q->usage, s->n_tres);
+	return 0;
+}
+
 /*
  * Step 1 of the design: every association's and QOS's usage and the
- * windows, as of one instant.  RET 0, or -1 with err set.
+ * windows, as of one instant, into s (kept from the last commit: its
+ * arrays are reused, each walk taking the list's lock once).  RET 0, or
+ * -1 with err set.
  */
 static int snapshot(struct ts_usage_state *s, time_t ran, time_t reset,
 		    struct ts_error *err)
@@ -131,61 +193,35 @@ static int snapshot(struct ts_usage_state *s, time_t ran, time_t reset,
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK,
 				   .qos = READ_LOCK,
 				   .tres = READ_LOCK };
-	slurmdb_assoc_rec_t *a;
-	slurmdb_qos_rec_t *q;
-	list_itr_t *itr;
-	size_t n_assoc, n_leaf = 0, n_qos, i = 0, l = 0, v, bad = 0;
+	struct walk w = { .s = s };
+	size_t n_assoc, n_leaf = 0, n_qos;
 	uint32_t t, n_tres;
 	bool in_use;
 	int rc;
 
+	free(s->windows);
+	s->windows = NULL;
+	s->windows_len = 0;
 	assoc_mgr_lock(&locks);
 	n_tres = g_tres_count;
 	n_assoc = assoc_mgr_assoc_list ? list_count(assoc_mgr_assoc_list) : 0;
 	n_qos = assoc_mgr_qos_list ? list_count(assoc_mgr_qos_list) : 0;
-	if (n_assoc) {
-		itr = list_iterator_create(assoc_mgr_assoc_list);
-		while ((a = list_next(itr)))
-			n_leaf += separate_leaf(a);
-		list_iterator_destroy(itr);
-	}
-	rc = ts_usage_state_alloc(s, n_tres, n_assoc, n_leaf, n_qos, err);
+	if (n_assoc)
+		(void)list_for_each_ro(assoc_mgr_assoc_list, count_leaf,
+				       &n_leaf);
+	rc = ts_usage_state_reserve(s, n_tres, n_assoc, n_leaf, n_qos, err);
 	if (rc) {
 		assoc_mgr_unlock(&locks);
 		return -1;
 	}
-	v = ts_usage_state_values(s);
+	w.v = ts_usage_state_values(s);
 	for (t = 0; t < n_tres; t++)
 		s->tres_id[t] = assoc_mgr_tres_array[t]->id;
-	if (n_assoc) {
-		itr = list_iterator_create(assoc_mgr_assoc_list);
-		while ((a = list_next(itr)) && i < n_assoc) {
-			s->assoc.id[i] = a->id;
-			put_usage(&s->assoc.val[i++ * v], a->usage->usage_raw,
-				  a->usage->grp_used_wall,
-				  a->usage->usage_tres_raw, n_tres, &bad);
-			if (separate_leaf(a) && l < n_leaf) {
-				s->leaf.id[l] = a->id;
-				put_usage(&s->leaf.val[l++ * v],
-					  a->leaf_usage->usage_raw,
-					  a->leaf_usage->grp_used_wall,
-					  a->leaf_usage->usage_tres_raw, n_tres,
-					  &bad);
-			}
-		}
-		list_iterator_destroy(itr);
-	}
-	i = 0;
-	if (n_qos) {
-		itr = list_iterator_create(assoc_mgr_qos_list);
-		while ((q = list_next(itr)) && i < n_qos) {
-			s->qos.id[i] = q->id;
-			put_usage(&s->qos.val[i++ * v], q->usage->usage_raw,
-				  q->usage->grp_used_wall,
-				  q->usage->usage_tres_raw, n_tres, &bad);
-		}
-		list_iterator_destroy(itr);
-	}
+	if (n_assoc)
+		(void)list_for_each_ro(assoc_mgr_assoc_list, put_assoc, &w);
+	w.i = 0;
+	if (n_qos)
+		(void)list_for_each_ro(assoc_mgr_qos_list, put_qos, &w);
 	s->saved_at = (int64_t)time(NULL);
 	s->last_ran = (int64_t)ran;
 	s->last_reset = (int64_t)reset;
@@ -195,16 +231,35 @@ static int snapshot(struct ts_usage_state *s, time_t ran, time_t reset,
 	s->windows_active = in_use;
 	if (!rc && cap_hold_keys(s, err))
 		return -1;
-	if (bad)
-		/* clang-format off */
-		error("%s: %zu usage values were NaN, infinite or negative in slurmctld's records; saved as 0",
-		      plugin_type, bad);
-	/* clang-format on */
 	if (rc) {
 		ts_error_set(err, TS_ENOMEM, -1, "usage windows not encoded");
 		return -1;
 	}
-	return ts_usage_state_sort(s, err) ? -1 : 0;
+	return ts_usage_state_sort_again(s, &snap_order, err) ? -1 : 0;
+}
+
+/*
+ * The snapshot as a file image.  A value Slurm holds as NaN, infinite or
+ * negative makes the encoder refuse it: then such values are saved as 0,
+ * and said.
+ */
+static int encode(struct ts_usage_state *s, struct ts_state_image *img,
+		  struct ts_error *err)
+{
+	size_t bad;
+	int rc = ts_usage_state_encode_into(s, img, err);
+
+	if (rc != TS_EINVAL)
+		return rc;
+	bad = ts_usage_state_sanitize(s);
+	if (!bad)
+		return rc;
+	/* clang-format off */
+	error("%s: %zu usage values were NaN, infinite or negative in slurmctld's records; saved as 0",
+	      plugin_type, bad);
+	/* clang-format on */
+	ts_error_clear(err);
+	return ts_usage_state_encode_into(s, img, err);
 }
 
 /* -------------------------------------------------------------- commit */
@@ -281,8 +336,6 @@ int checkpoint_commit(time_t last_ran, time_t last_reset)
 	const struct ts_decay_record rec = { .last_ran = last_ran,
 					     .last_reset = last_reset };
 	struct ts_error err = TS_ERROR_INIT;
-	struct ts_usage_state s;
-	unsigned char *image = NULL;
 	char *dir, *unit, *decay;
 	size_t len = 0;
 	bool migrate, same_record, committed;
@@ -298,11 +351,12 @@ int checkpoint_commit(time_t last_ran, time_t last_reset)
 	unit = xstrdup_printf("%s/%s", dir, TS_USAGE_STATE_FILE);
 	decay = xstrdup_printf("%s/priority_last_decay_ran", dir);
 
-	/* 1. snapshot */
-	rc = snapshot(&s, last_ran, last_reset, &err);
+	/* 1. snapshot; the image stays in snap_image until written */
+	slurm_mutex_lock(&snap_mutex);
+	rc = snapshot(&snap, last_ran, last_reset, &err);
 	if (!rc)
-		rc = ts_usage_state_encode(&s, &image, &len, &err);
-	ts_usage_state_free(&s);
+		rc = encode(&snap, &snap_image, &err);
+	len = snap_image.len;
 
 	/*
 	 * 2. commit, 3. multifactor's file only after it, and only when
@@ -311,14 +365,14 @@ int checkpoint_commit(time_t last_ran, time_t last_reset)
 	 */
 	state_files_lock();
 	if (!rc)
-		rc = ts_usage_state_save_image(unit, image, len, &err);
+		rc = ts_usage_state_save_image(unit, snap_image.buf, len, &err);
 	committed = !rc;
 	if (!rc && !same_record)
 		rc = ts_decay_record_save(decay, &rec, &err);
 	if (!rc && migrate)
 		retire_windows_file(dir);
 	state_files_unlock();
-	free(image);
+	slurm_mutex_unlock(&snap_mutex);
 
 	if (committed) {
 		log_flag(PRIO, "%s: state committed: last decay %ld, %zu bytes",
@@ -351,6 +405,12 @@ bool checkpoint_armed(void)
 
 void checkpoint_fini(void)
 {
+	slurm_mutex_lock(&snap_mutex);
+	ts_usage_state_free(&snap);
+	ts_usage_sort_memo_free(&snap_order);
+	free(snap_image.buf);
+	memset(&snap_image, 0, sizeof(snap_image));
+	slurm_mutex_unlock(&snap_mutex);
 	slurm_mutex_lock(&checkpoint_mutex);
 	xfree(state_dir);
 	xfree(last_error);

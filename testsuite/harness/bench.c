@@ -42,6 +42,8 @@
 #define GOAL_RSS    1.10
 #define GOAL_COMMIT 0.05 /* of a cycle's instructions */
 #define BENCH_SEED  2026
+#define CAPS_SUFFIX "+fscap" /* -P TYPE+fscap: TYPE with feasibility caps */
+#define CAPS_FILE   "bench_targets"
 
 struct scale {
 	const char *name;
@@ -69,6 +71,7 @@ struct result {
 	struct th_holds holds;		 /* write locks in the timed cycles */
 	int counted;			 /* ir[] holds a callgrind run's */
 	unsigned long long ir[N_PHASES]; /* 0: not measured */
+	unsigned long pending, held;	 /* after the set pass: fscap holds */
 };
 
 struct bench_opts {
@@ -317,6 +320,63 @@ static double set_pass_ms(void)
 }
 
 /*
+ * The feasibility caps of a TYPE+fscap run (priority_treeshare(5),
+ * TARGETS FILE): acct0 (a top account: its 9 sub-accounts hold a tenth
+ * of the users) is always over its cap of 0%, so every job below it is
+ * held; acct1 is never over 100%; one user is capped at 0 wherever he
+ * is.  Every association is looked up, about a tenth of the jobs held.
+ */
+static const char caps_text[] =
+	"# ts-harness bench: feasibility caps of -P TYPE" CAPS_SUFFIX "\n"
+	"account acct0 fscap=0%\n"
+	"account acct1 fscap=100%\n"
+	"user user3 fscap=0\n";
+
+/* TYPE of "TYPE+fscap" (or plugin itself) into buf; RET caps or not. */
+static bool caps_type(const char *plugin, char *buf, size_t len)
+{
+	size_t n = strlen(plugin), k = strlen(CAPS_SUFFIX);
+	bool caps = n > k && !strcmp(plugin + n - k, CAPS_SUFFIX);
+
+	snprintf(buf, len, "%.*s", (int)(caps ? n - k : n), plugin);
+	return caps;
+}
+
+/* In the child of a TYPE+fscap run: the caps file, PriorityParameters. */
+static int use_caps(const struct th_setup *s, struct result *res)
+{
+	char *path = dupf("%s/%s", s->dir, CAPS_FILE);
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(caps_text, f) < 0 || fclose(f)) {
+		snprintf(res->why, sizeof(res->why), "cannot write %s", path);
+		free(path);
+		return -1;
+	}
+	xfree(slurm_conf.priority_params);
+	slurm_conf.priority_params = xstrdup_printf("fs_targets=%s", path);
+	free(path);
+	return 0;
+}
+
+/* Pending jobs, and those a cap holds (priority 0, held, our text). */
+static void count_held(struct result *res)
+{
+	job_record_t *j;
+	list_itr_t *it = list_iterator_create(job_list);
+
+	while ((j = list_next(it))) {
+		if (!IS_JOB_PENDING(j))
+			continue;
+		res->pending++;
+		res->held += j->priority == 0 && j->state_reason == WAIT_HELD &&
+			     j->state_desc &&
+			     !strncmp(j->state_desc, "FairshareCap", 12);
+	}
+	list_iterator_destroy(it);
+}
+
+/*
  * In a child: plugin loaded, its decay thread started on cycle 1; when
  * counted, callgrind's counts start from zero just before.  RET 0, or -1
  * with res->why.
@@ -324,13 +384,17 @@ static double set_pass_ms(void)
 static int load(const char *plugin, const struct bench_opts *o,
 		struct th_setup *s, struct result *res, bool counted)
 {
+	char type[256];
+
 	/* the previous child's cycles rewrote it */
 	if (th_setup_restore_decay_state(s)) {
 		snprintf(res->why, sizeof(res->why),
 			 "cannot restore %s/priority_last_decay_ran", s->dir);
 		return -1;
 	}
-	th_setup_set_plugin(plugin);
+	if (caps_type(plugin, type, sizeof(type)) && use_caps(s, res))
+		return -1;
+	th_setup_set_plugin(type);
 	th_gate_arm();
 	if (counted) {
 		CALLGRIND_START_INSTRUMENTATION;
@@ -373,6 +437,7 @@ static void measure(const char *plugin, const struct bench_opts *o,
 	th_hold_take_stats(&res->holds);
 	for (k = 0; k < o->reps; k++)
 		res->set_ms[k] = set_pass_ms();
+	count_held(res);
 	res->hwm_kb = vm_kb("VmHWM");
 	res->ok = 1;
 }
@@ -429,6 +494,10 @@ static const char *short_name(const char *plugin)
  */
 static const char *commit_fn(const char *plugin)
 {
+	char type[256];
+
+	(void)caps_type(plugin, type, sizeof(type));
+	plugin = type;
 	if (!strcmp(plugin, "priority/treeshare"))
 		return "checkpoint_commit";
 	if (!strcmp(plugin, "priority/touch"))
@@ -518,6 +587,7 @@ static void measure_count(const char *plugin, const struct bench_opts *o,
 	if (dump_phase("set", NULL, &res->ir[PH_SET], NULL))
 		goto late;
 	CALLGRIND_STOP_INSTRUMENTATION;
+	count_held(res);
 	res->counted = 1;
 	res->ok = 1;
 	return;
@@ -678,11 +748,11 @@ static void print_ratio(double r)
  * second plugin's ratios to the first (multifactor) and to the third
  * (the floor), and the goal if the phase has one.  RET 1 if missed.
  */
-static int ir_line(enum phase ph, const struct result *cnt, int n)
+static int ir_line(enum phase ph, const struct result *cnt, int n, bool goals)
 {
 	const struct result *ts = &cnt[1];
 	double to_mf = ratio(ts->ir[ph], cnt[0].ir[ph]);
-	bool goal = ph == PH_CYCLE || ph == PH_SET, pass = true;
+	bool goal = goals && (ph == PH_CYCLE || ph == PH_SET), pass = true;
 	int i;
 
 	printf("  %-8s", phase_name[ph]);
@@ -694,7 +764,7 @@ static int ir_line(enum phase ph, const struct result *cnt, int n)
 		pass = to_mf > 0 && to_mf <= GOAL_RATIO;
 		printf("   ts/mf <= %.2f  %s", GOAL_RATIO,
 		       pass ? "PASS" : "FAIL");
-	} else if (ph == PH_COMMIT) {
+	} else if (goals && ph == PH_COMMIT) {
 		double part = ratio(ts->ir[ph], ts->ir[PH_CYCLE]);
 
 		pass = ts->ir[PH_CYCLE] && part <= GOAL_COMMIT;
@@ -792,6 +862,8 @@ static int bench_one(enum th_algo algo, const struct scale *sc,
 	struct result res[MAX_PLUGINS] = { 0 }, cnt[MAX_PLUGINS] = { 0 };
 	long long t0 = th_clock_mono_ns();
 	int i, ph, missed = 0;
+	char type[256];
+	bool goals;
 
 	printf("\n== %s: %zu accounts, %zu users, %zu pending jobs "
 	       "(+%zu running) ==\n",
@@ -823,16 +895,25 @@ static int bench_one(enum th_algo algo, const struct scale *sc,
 			else
 				printf("  %s under callgrind: %s\n",
 				       o->plugins[i], cnt[i].why);
+			if (cnt[i].ok && cnt[i].held)
+				printf("  %s: %lu of %lu pending jobs held by "
+				       "fscap\n",
+				       short_name(o->plugins[i]), cnt[i].held,
+				       cnt[i].pending);
 			write_figures(out, algo, sc, o->plugins[i], &cnt[i]);
 		}
 	}
 	th_setup_free(&s);
 	if (o->n_plugins < 2)
 		return 0;
+	/* TYPE against TYPE+fscap: the cost of the caps, no goals */
+	goals = !caps_type(o->plugins[1], type, sizeof(type)) ||
+		strcmp(type, o->plugins[0]);
 	printf("  %-8s", o->no_count ? "" : "Ir (M)");
 	for (i = 0; i < o->n_plugins; i++)
 		printf(" %12s", short_name(o->plugins[i]));
-	printf(" %8s %8s\n", "ts/mf", o->n_plugins > 2 ? "ts/floor" : "");
+	printf(" %8s %8s\n", goals ? "ts/mf" : "caps/no",
+	       o->n_plugins > 2 ? "ts/floor" : "");
 	if (!o->no_count) {
 		if (!cnt[0].ok || !cnt[1].ok) {
 			printf("  no counts of %s or %s: FAIL\n", o->plugins[0],
@@ -841,8 +922,8 @@ static int bench_one(enum th_algo algo, const struct scale *sc,
 		} else {
 			for (ph = PH_CYCLE; ph < N_PHASES; ph++)
 				missed += ir_line((enum phase)ph, cnt,
-						  o->n_plugins);
-			missed += ir_line(PH_INIT, cnt, o->n_plugins);
+						  o->n_plugins, goals);
+			missed += ir_line(PH_INIT, cnt, o->n_plugins, goals);
 		}
 	}
 	if (!o->no_time)

@@ -9,6 +9,7 @@
 #include <check.h>
 #include <float.h>
 
+#include "state_bytes.h"
 #include "state_dir.h"
 #include "under_valgrind.h"
 #include "usage_state.h"
@@ -814,6 +815,234 @@ START_TEST(keys_copies_every_member_of_a_job_set)
 }
 END_TEST
 
+/*
+ * A snapshot a cycle (checkpoint.c): the state and the sort's memo are
+ * kept, filled again in list order.  Each sort gives what a fresh
+ * ts_usage_state_sort() gives, whether the ids come in the same order as
+ * the time before (the kept order used) or not; the arrays stay the same
+ * once sizes settle; a duplicate is still named.
+ */
+static void fill_shuffled(struct ts_usage_state *s, size_t n, unsigned int key,
+			  unsigned int round)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	size_t v, i, k;
+
+	ck_assert_int_eq(ts_usage_state_reserve(s, 3, n, n / 2, 2, &err),
+			 TS_OK);
+	v = ts_usage_state_values(s);
+	for (i = 0; i < n; i++) {
+		/* a permutation of 1 .. n, the same for the same key */
+		s->assoc.id[i] = (uint32_t)((i * 7919 + key) % n) + 1;
+		for (k = 0; k < v; k++)
+			s->assoc.val[i * v + k] = (long double)(round + 1) *
+						  s->assoc.id[i] / (k + 3);
+	}
+	for (i = 0; i < n / 2; i++) {
+		s->leaf.id[i] = (uint32_t)(n / 2 - i);
+		for (k = 0; k < v; k++)
+			s->leaf.val[i * v + k] = round + i + k;
+	}
+	s->qos.id[0] = 2;
+	s->qos.id[1] = 1;
+	for (k = 0; k < 2 * v; k++)
+		s->qos.val[k] = round * k;
+	for (k = 0; k < 3; k++)
+		s->tres_id[k] = (uint32_t)k + 1;
+	/* job keys as a job set's walk gives them, in no order */
+	free(s->held.key);
+	s->held.n = 50;
+	s->held.key = malloc(s->held.n * sizeof(*s->held.key));
+	ck_assert_ptr_nonnull(s->held.key);
+	for (i = 0; i < s->held.n; i++) {
+		s->held.key[i].id = (uint32_t)((i * 37 + key) % 50) + 1;
+		s->held.key[i].submit = NOW - (int64_t)s->held.key[i].id;
+	}
+	s->saved_at = NOW;
+	s->last_ran = NOW;
+}
+
+static void assert_same_sets(const struct ts_usage_set *a,
+			     const struct ts_usage_set *b, size_t v)
+{
+	size_t i;
+
+	ck_assert_uint_eq(a->n, b->n);
+	ck_assert_mem_eq(a->id, b->id, a->n * sizeof(*a->id));
+	/* values, not bytes: a long double's last 6 bytes are padding */
+	for (i = 0; i < a->n * v; i++)
+		ck_assert(a->val[i] == b->val[i]);
+}
+
+START_TEST(sorting_again_with_the_kept_order_equals_a_fresh_sort)
+{
+	static const unsigned int keys[] = { 5, 5, 5, 11, 11, 5 };
+	struct ts_usage_state kept = { 0 }, fresh;
+	struct ts_usage_sort_memo memo = { 0 };
+	struct ts_error err = TS_ERROR_INIT;
+	uint32_t *id = NULL;
+	long double *val = NULL;
+	size_t r, i, n = 1000, v;
+
+	for (r = 0; r < sizeof(keys) / sizeof(keys[0]); r++) {
+		fill_shuffled(&kept, n, keys[r], (unsigned int)r);
+		ck_assert_int_eq(ts_usage_state_sort_again(&kept, &memo, &err),
+				 TS_OK);
+		memset(&fresh, 0, sizeof(fresh));
+		fill_shuffled(&fresh, n, keys[r], (unsigned int)r);
+		ck_assert_int_eq(ts_usage_state_sort(&fresh, &err), TS_OK);
+		v = ts_usage_state_values(&kept);
+		assert_same_sets(&kept.assoc, &fresh.assoc, v);
+		assert_same_sets(&kept.leaf, &fresh.leaf, v);
+		assert_same_sets(&kept.qos, &fresh.qos, v);
+		ck_assert_uint_eq(kept.held.n, fresh.held.n);
+		for (i = 0; i < kept.held.n; i++) {
+			ck_assert_uint_eq(kept.held.key[i].id, i + 1);
+			ck_assert_int_eq(kept.held.key[i].submit,
+					 fresh.held.key[i].submit);
+		}
+		ck_assert_uint_eq(kept.assoc.id[0], 1);
+		ck_assert_uint_eq(kept.assoc.id[n - 1], n);
+		ts_usage_state_free(&fresh);
+		/* the same sizes: the records swap between two arrays only */
+		if (r == 2) {
+			id = kept.assoc.id;
+			val = kept.assoc.val;
+		}
+		if (r == 4) {
+			ck_assert_ptr_eq(kept.assoc.id, id);
+			ck_assert_ptr_eq(kept.assoc.val, val);
+		}
+	}
+	/* a duplicate in the kept order's place is still found */
+	fill_shuffled(&kept, n, 5, 0);
+	ck_assert_int_eq(ts_usage_state_sort_again(&kept, &memo, &err), TS_OK);
+	fill_shuffled(&kept, n, 5, 0);
+	kept.assoc.id[7] = kept.assoc.id[8];
+	ck_assert_int_eq(ts_usage_state_sort_again(&kept, &memo, &err),
+			 TS_EINVAL);
+	ck_assert_str_eq(err.msg, "association 358 appears twice");
+	/* and a job key twice where the kept key order was */
+	ts_error_clear(&err);
+	fill_shuffled(&kept, n, 5, 0);
+	ck_assert_int_eq(ts_usage_state_sort_again(&kept, &memo, &err), TS_OK);
+	fill_shuffled(&kept, n, 5, 0);
+	kept.held.key[3] = kept.held.key[4];
+	ck_assert_int_eq(ts_usage_state_sort_again(&kept, &memo, &err),
+			 TS_EINVAL);
+	ck_assert_msg(strstr(err.msg, "held job"), "%s", err.msg);
+	ck_assert_ptr_nonnull(strstr(err.msg, "appears twice"));
+	ts_usage_state_free(&kept);
+	ts_usage_sort_memo_free(&memo);
+}
+END_TEST
+
+/*
+ * A commit copies usage unchecked and sanitizes only when the encoder
+ * refuses it (checkpoint.c): every NaN, infinite or negative value, in
+ * each set, becomes 0 and is counted; the others stay as they were, and
+ * the state then encodes.
+ */
+START_TEST(sanitize_zeroes_what_encode_refuses_and_counts_it)
+{
+	volatile long double zero = 0;
+	struct ts_usage_state s;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len, v;
+
+	sample(&s, 0);
+	v = ts_usage_state_values(&s);
+	ck_assert_uint_eq(ts_usage_state_sanitize(&s), 0);
+	s.assoc.val[1] = zero / zero;
+	s.assoc.val[v + 2] = -1;
+	s.leaf.val[3] = 1 / zero;
+	s.qos.val[v] = -zero; /* -0 is 0: kept */
+	ck_assert_int_eq(ts_usage_state_encode(&s, &buf, &len, &err),
+			 TS_EINVAL);
+	ck_assert_uint_eq(ts_usage_state_sanitize(&s), 3);
+	ck_assert(s.assoc.val[1] == 0 && s.assoc.val[v + 2] == 0 &&
+		  s.leaf.val[3] == 0);
+	ck_assert(s.assoc.val[0] == 1000.0L / 3);
+	ck_assert(s.qos.val[1] == 0 && s.qos.val[v] == 0);
+	ck_assert_uint_eq(ts_usage_state_sanitize(&s), 0);
+	ck_assert_int_eq(ts_usage_state_encode(&s, &buf, &len, &err), TS_OK);
+	free(buf);
+	ts_usage_state_free(&s);
+}
+END_TEST
+
+/*
+ * The value as stored (state_bytes.h): from the long double's bits where
+ * the host has x86's format, by frexpl() elsewhere.  The two give the
+ * same 12 bytes for every kind of number: zero, -0, subnormal, the
+ * smallest and largest normal, negative, infinite, NaN, and random ones;
+ * natively also random bit patterns (valgrind loads a long double at
+ * double precision, so those only natively).
+ */
+static void assert_value_bytes_agree(long double given)
+{
+	/*
+	 * valgrind: frexpl() works at double precision, while a constant
+	 * (1000.0L / 3) has all 64 bits in memory; both see a double.
+	 */
+	volatile long double v = under_valgrind() ? (double)given : given;
+	long double copy = v;
+	uint64_t m, m_frexp;
+	int32_t e, e_frexp;
+	int ok = ts_value_split(&copy, &m, &e);
+
+	ck_assert_int_eq(ts_value_split_frexp(v, &m_frexp, &e_frexp), ok);
+	ck_assert_int_eq(ok, v >= 0 && v - v == 0);
+	ck_assert_int_eq(ts_value_ok(&copy), ok);
+	ck_assert_uint_eq(m, m_frexp);
+	ck_assert_int_eq(e, e_frexp);
+}
+
+START_TEST(stored_value_from_bits_equals_frexp)
+{
+	volatile long double tiny = LDBL_MIN, big = LDBL_MAX, zero = 0;
+	long double x;
+	unsigned int seed = 2026;
+	int i, k;
+
+	assert_value_bytes_agree(0);
+	assert_value_bytes_agree(-zero);
+	assert_value_bytes_agree(tiny);
+	assert_value_bytes_agree(tiny / 4); /* subnormal */
+	assert_value_bytes_agree(big);
+	assert_value_bytes_agree(-1);
+	assert_value_bytes_agree(-tiny / 4);
+	assert_value_bytes_agree(big * 2);  /* infinite */
+	assert_value_bytes_agree(-big * 2); /* -infinite */
+	assert_value_bytes_agree(zero / zero);
+	assert_value_bytes_agree(1000.0L / 3);
+	assert_value_bytes_agree(1e-300L);
+	for (i = 0; i < 10000; i++) {
+		x = (long double)rand_r(&seed) /
+		    ((long double)rand_r(&seed) + 1);
+		for (k = rand_r(&seed) % 64; k > 0; k--)
+			x *= rand_r(&seed) % 2 ? 1e9L : 1e-9L;
+		assert_value_bytes_agree(x);
+	}
+#ifdef TS_VALUE_BITS
+	if (under_valgrind())
+		return;
+	for (i = 0; i < 100000; i++) {
+		unsigned char b[sizeof(long double)] = { 0 };
+
+		for (k = 0; k < 10; k++)
+			b[k] = (unsigned char)rand_r(&seed);
+		b[7] |= 0x80;	/* normal or pseudo-denormal, x87 loads both */
+		if (i % 4 == 0) /* the exponent field 0 */
+			b[8] = 0, b[9] &= 0x80;
+		memcpy(&x, b, sizeof(b));
+		assert_value_bytes_agree(x);
+	}
+#endif
+}
+END_TEST
+
 Suite *suite_usage_state(void)
 {
 	Suite *s = suite_create("usage_state");
@@ -838,6 +1067,10 @@ Suite *suite_usage_state(void)
 	tcase_add_test(tc, job_key_defects_behind_a_good_crc_are_named);
 	tcase_add_test(tc, encode_refuses_a_job_key_twice_or_id_0);
 	tcase_add_test(tc, keys_copies_every_member_of_a_job_set);
+	tcase_add_test(tc, stored_value_from_bits_equals_frexp);
+	tcase_add_test(tc, sanitize_zeroes_what_encode_refuses_and_counts_it);
+	tcase_add_test(tc,
+		       sorting_again_with_the_kept_order_equals_a_fresh_sort);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -155,10 +155,14 @@ static uint32_t crc32_bitwise(const unsigned char *p, size_t len)
 	return ~c;
 }
 
-/* Every length and start around the 8-byte steps, split anywhere. */
+/*
+ * Every length and start around the 8-byte steps and, from 64 bytes on,
+ * the 64- and 16-byte folds (crc32.c, where the CPU has them), split
+ * anywhere.
+ */
 START_TEST(crc32_equals_bitwise_at_every_length_and_split)
 {
-	unsigned char buf[80];
+	unsigned char buf[400];
 	size_t start, len, cut;
 
 	for (start = 0; start < sizeof(buf); start++)
@@ -170,7 +174,7 @@ START_TEST(crc32_equals_bitwise_at_every_length_and_split)
 			ck_assert_uint_eq(
 				ts_window_store_crc32(0, buf + start, len),
 				want);
-			for (cut = 0; cut <= len; cut += 3)
+			for (cut = 0; cut <= len; cut += len < 80 ? 3 : 41)
 				ck_assert_uint_eq(
 					ts_window_store_crc32(
 						ts_window_store_crc32(
@@ -178,6 +182,24 @@ START_TEST(crc32_equals_bitwise_at_every_length_and_split)
 						buf + start + cut, len - cut),
 					want);
 		}
+}
+END_TEST
+
+/* A state file's size of random bytes, in one pass. */
+START_TEST(crc32_of_a_megabyte_equals_bitwise)
+{
+	size_t len = (1 << 20) + 13, i;
+	unsigned char *buf = malloc(len);
+	unsigned int seed = 7;
+
+	ck_assert_ptr_nonnull(buf);
+	for (i = 0; i < len; i++)
+		buf[i] = (unsigned char)rand_r(&seed);
+	ck_assert_uint_eq(ts_window_store_crc32(0, buf, len),
+			  crc32_bitwise(buf, len));
+	ck_assert_uint_eq(ts_window_store_crc32(0, buf + 3, len - 3),
+			  crc32_bitwise(buf + 3, len - 3));
+	free(buf);
 }
 END_TEST
 
@@ -607,6 +629,7 @@ Suite *suite_window_store(void)
 
 	tcase_add_test(tc, crc32_of_123456789_is_cbf43926);
 	tcase_add_test(tc, crc32_equals_bitwise_at_every_length_and_split);
+	tcase_add_test(tc, crc32_of_a_megabyte_equals_bitwise);
 	tcase_add_test(tc, encode_decode_round_trip_is_exact);
 	tcase_add_test(tc, every_truncation_of_a_small_file_is_detected);
 	tcase_add_test(tc, every_single_bit_flip_is_detected);
