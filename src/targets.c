@@ -48,7 +48,7 @@ struct entry {
 struct ts_targets {
 	struct entry *entry;
 	size_t n, cap;
-	size_t n_fscap;
+	size_t n_fscap, n_target;
 	char *strings;
 	size_t strings_len, strings_cap;
 	size_t *index;	   /* entry + 1; 0 is empty */
@@ -409,6 +409,7 @@ static int add_entry(struct ts_targets *tg, int is_user, const struct name *nm,
 	e->has_target = t->line != 0;
 	e->fscap = *c;
 	tg->n_fscap += c->kind != TS_FSCAP_NONE;
+	tg->n_target += e->has_target;
 	e->is_user = is_user;
 	e->account = SIZE_MAX;
 	if (add_string(tg, nm->name, nm->name_len, &e->name, err) ||
@@ -592,6 +593,11 @@ size_t ts_targets_count(const struct ts_targets *tg)
 size_t ts_targets_fscap_count(const struct ts_targets *tg)
 {
 	return tg ? tg->n_fscap : 0;
+}
+
+size_t ts_targets_target_count(const struct ts_targets *tg)
+{
+	return tg ? tg->n_target : 0;
 }
 
 static const struct entry *find_named(const struct ts_targets *tg, int is_user,

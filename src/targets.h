@@ -103,6 +103,9 @@ size_t ts_targets_count(const struct ts_targets *tg);
 /* ts_targets_fscap_count() - number of entries with a feasibility cap. */
 size_t ts_targets_fscap_count(const struct ts_targets *tg);
 
+/* ts_targets_target_count() - number of entries with a priority target. */
+size_t ts_targets_target_count(const struct ts_targets *tg);
+
 /*
  * ts_targets_find_fscap() - the feasibility cap of an account or user
  * entry, keyed as ts_targets_find().  RET the cap or NULL (no entry, or

@@ -266,7 +266,8 @@ int assoc_tree_compute(struct assoc_tree *at, const struct priority_conf *c)
 		/* clang-format on */
 		return -1;
 	}
-	if (!c->targets) {
+	/* A file of caps alone sets no factor: no lookups. */
+	if (!ts_targets_target_count(c->targets)) {
 		for (i = 0; i < at->tree.n; i++)
 			at->target_from[i] = TS_NO_NODE;
 		return 0;

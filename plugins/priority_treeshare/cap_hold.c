@@ -14,7 +14,8 @@
 #include "cap_hold.h"
 #include "job_prio.h"
 
-#define REASON_MAX 160 /* "FairshareCap:" + names + figures */
+#define REASON_MAX   160		 /* "FairshareCap:" + names + figures */
+#define FREE_IDS_MAX (UINT32_C(1) << 26) /* 8 MiB of bits at most */
 
 /* Association id -> reason its jobs may not start (text -1: none). */
 struct cap_table {
@@ -22,6 +23,13 @@ struct cap_table {
 	int32_t *text;
 	size_t size; /* power of two, or 0: no caps configured */
 	char (*texts)[REASON_MAX];
+	/*
+	 * A bit per association id below n_free_ids: set when the table
+	 * holds it with no reason.  Most jobs' associations are under
+	 * every cap: one load tells so, without the hash lookup.
+	 */
+	uint64_t *free_ids;
+	uint32_t n_free_ids;
 };
 
 /* live: read under the assoc read lock; staged: the cycle thread's. */
@@ -40,6 +48,7 @@ static void table_free(struct cap_table *t)
 	free(t->key);
 	free(t->text);
 	free(t->texts);
+	free(t->free_ids);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -50,6 +59,27 @@ static size_t cap_slot(const struct cap_table *t, uint32_t id)
 	while (t->key[i] && t->key[i] != id)
 		i = (i + 1) & (t->size - 1);
 	return i;
+}
+
+/* The bits of the table's ids without a reason (none if no memory). */
+static void free_ids_build(struct cap_table *nt, const struct ts_tree *t)
+{
+	uint32_t max = 0;
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->id[i] > max && t->id[i] < FREE_IDS_MAX)
+			max = t->id[i];
+	nt->free_ids = calloc(max / 64 + 1, sizeof(*nt->free_ids));
+	if (!nt->free_ids)
+		return;
+	nt->n_free_ids = max + 1;
+	for (i = 0; i < t->n; i++) {
+		uint32_t id = t->id[i];
+
+		if (id && id <= max && nt->text[cap_slot(nt, id)] < 0)
+			nt->free_ids[id / 64] |= UINT64_C(1) << (id % 64);
+	}
 }
 
 int cap_table_build(const struct ts_tree *t, const struct priority_conf *c)
@@ -88,6 +118,7 @@ int cap_table_build(const struct ts_tree *t, const struct priority_conf *c)
 		nt.key[s] = t->id[i];
 		nt.text[s] = by[i] == TS_NO_NODE ? -1 : (int32_t)text_of[by[i]];
 	}
+	free_ids_build(&nt, t);
 	log_flag(PRIO, "%s: fscap: %zu of %zu associations over their cap",
 		 plugin_type, n_texts, t->n);
 	free(by);
@@ -112,13 +143,23 @@ void cap_table_publish(void)
 }
 
 /*
+ * Association a is in the table under every cap (no lookup, no walk).
+ * False for one the table does not know: reason_of() decides then.
+ */
+static inline bool assoc_free(const slurmdb_assoc_rec_t *a)
+{
+	return a && a->id < live.n_free_ids &&
+	       (live.free_ids[a->id / 64] >> (a->id % 64) & 1);
+}
+
+/*
  * The reason the jobs of association a may not start, or NULL.  An
  * association added since the cycle is looked up by its nearest
  * ancestor in the table.  Assoc read lock held; allocates nothing.
  */
 static const char *reason_of(const slurmdb_assoc_rec_t *a)
 {
-	if (!live.size)
+	if (!live.size || assoc_free(a))
 		return NULL;
 	for (; a; a = a->usage ? a->usage->parent_assoc_ptr : NULL) {
 		size_t s = cap_slot(&live, a->id);
@@ -216,10 +257,17 @@ static bool held_key_add(struct ts_job_set *s, struct ts_job_key k)
  */
 static __attribute__((noinline)) bool hold_at_set(job_record_t *job)
 {
-	struct ts_job_key k = job_key(job);
+	struct ts_job_key k;
 	const char *reason;
 	bool now_held = false;
 
+	/* Not held, and nothing to hold: no lock, no set lookup. */
+	if ((job->priority || job->direct_set_prio ||
+	     job->state_reason != WAIT_HELD) &&
+	    (!IS_JOB_PENDING(job) || (job->direct_set_prio && job->priority) ||
+	     !job_reason(job)))
+		return false;
+	k = job_key(job);
 	slurm_mutex_lock(&cap_mutex);
 	if (job->priority == 0 && !job->direct_set_prio &&
 	    job->state_reason == WAIT_HELD && ts_job_set_has(&held, k)) {
@@ -248,6 +296,13 @@ bool cap_hold_at_set(job_record_t *job)
 	 * Every job's priority is set here: no lock, no lookup.
 	 */
 	if (!live.size)
+		return false;
+	/*
+	 * Most jobs, with caps in force: not held (a priority), and of an
+	 * association under every cap (a het job's components are
+	 * looked at together, in hold_at_set()).
+	 */
+	if (job->priority && !job->het_job_id && assoc_free(job->assoc_ptr))
 		return false;
 	return hold_at_set(job);
 }
@@ -286,18 +341,28 @@ static int cap_pass_job(void *x, void *arg)
 {
 	struct cap_pass *cp = arg;
 	job_record_t *job = x;
-	struct ts_job_key k = job_key(job);
+	struct ts_job_key k;
 	const char *reason;
 	bool mine;
 
-	if (!IS_JOB_PENDING(job) || IS_JOB_COMPLETING(job) || !k.id)
+	if (!IS_JOB_PENDING(job) || IS_JOB_COMPLETING(job))
 		return 0;
-	if (ts_job_set_has(&exempt, k)) {
+	/* Most jobs: a priority (no hold of ours), under every cap. */
+	if (job->priority && !exempt.n && !job->het_job_id &&
+	    assoc_free(job->assoc_ptr))
+		return 0;
+	k = job_key(job);
+	if (!k.id)
+		return 0;
+	if (exempt.n && ts_job_set_has(&exempt, k)) {
 		(void)held_key_add(&cp->exempt, k);
 		return 0;
 	}
-	mine = ts_job_set_has(&held, k) || cap_held_record(job);
 	reason = job_reason(job);
+	/* Most jobs: a priority (so no hold of ours) and no cap. */
+	if (!reason && job->priority)
+		return 0;
+	mine = ts_job_set_has(&held, k) || cap_held_record(job);
 	if (mine && job->priority == 0 && !job->direct_set_prio &&
 	    job->state_reason != WAIT_HELD_USER) {
 		if (!reason) {

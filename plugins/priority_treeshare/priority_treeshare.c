@@ -285,6 +285,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	struct ts_prio_config p;
 	struct fs_memo memo = { 0 };
 	uint32_t prio;
+	bool held;
 
 	(void)last_prio;
 	if (!(c = conf_get()))
@@ -306,15 +307,18 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	p = conf_prio_now(c);
 
 	assoc_mgr_lock(locks);
-	if (job_prio_needs_usage(c, job_ptr, &memo)) {
+	/* fscap=: a job of a capped association is held, not prioritised. */
+	held = cap_hold_at_set(job_ptr);
+	if (!held && job_prio_needs_usage(c, job_ptr, &memo)) {
 		/* Its user's usage is computed now and kept, as in Slurm. */
 		assoc_mgr_unlock(locks);
 		locks = &write;
 		assoc_mgr_lock(locks);
+		/* Caps published in between hold it now. */
+		held = cap_hold_at_set(job_ptr);
 	}
 	memo.may_store = locks == &write;
-	/* fscap=: a job of a capped association is held, not prioritised. */
-	if (cap_hold_at_set(job_ptr))
+	if (held)
 		prio = 0;
 	else
 		prio = job_prio_compute(c, &p, job_ptr, time(NULL), &memo);

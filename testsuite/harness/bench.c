@@ -303,6 +303,19 @@ static long vm_kb(const char *key)
 	return kb;
 }
 
+/* A job a feasibility cap holds (priority 0, held, the cap's text). */
+static bool cap_held(const job_record_t *j)
+{
+	return j->priority == 0 && j->state_reason == WAIT_HELD &&
+	       j->state_desc && !strncmp(j->state_desc, "FairshareCap", 12);
+}
+
+/*
+ * priority_g_set() on every job, as at submission.  slurmctld sets no
+ * held job's priority but at its release, which a cap-held job's call
+ * would be: so such a job is first made new again (no reason, no
+ * priority), as it was when submitted into its capped association.
+ */
 static double set_pass_ms(void)
 {
 	slurmctld_lock_t job_write = { .job = WRITE_LOCK, .part = READ_LOCK };
@@ -312,8 +325,14 @@ static double set_pass_ms(void)
 
 	lock_slurmctld(job_write);
 	it = list_iterator_create(job_list);
-	while ((j = list_next(it)))
+	while ((j = list_next(it))) {
+		if (cap_held(j)) {
+			j->state_reason = WAIT_NO_REASON;
+			xfree(j->state_desc);
+			j->priority = NO_VAL;
+		}
 		(void)priority_g_set(0, j);
+	}
 	list_iterator_destroy(it);
 	unlock_slurmctld(job_write);
 	return (double)(th_clock_mono_ns() - t0) / 1e6;
@@ -369,9 +388,7 @@ static void count_held(struct result *res)
 		if (!IS_JOB_PENDING(j))
 			continue;
 		res->pending++;
-		res->held += j->priority == 0 && j->state_reason == WAIT_HELD &&
-			     j->state_desc &&
-			     !strncmp(j->state_desc, "FairshareCap", 12);
+		res->held += cap_held(j);
 	}
 	list_iterator_destroy(it);
 }

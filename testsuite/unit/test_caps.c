@@ -21,6 +21,8 @@ START_TEST(fscap_alone_or_after_a_target_absolute_or_percent)
 
 	ck_assert_uint_eq(ts_targets_count(tg), 4);
 	ck_assert_uint_eq(ts_targets_fscap_count(tg), 3);
+	/* physics and carol have a priority target; chem and bob a cap alone */
+	ck_assert_uint_eq(ts_targets_target_count(tg), 2);
 	c = ts_targets_find_fscap(tg, 0, "physics", NULL);
 	ck_assert_int_eq(c->kind, TS_FSCAP_PERCENT);
 	ck_assert(c->value == 40);
@@ -35,6 +37,12 @@ START_TEST(fscap_alone_or_after_a_target_absolute_or_percent)
 	ck_assert(c->value == 0 && c->kind == TS_FSCAP_PERCENT);
 	ck_assert_ptr_null(ts_targets_find_fscap(tg, 1, "bob", NULL));
 	ck_assert_ptr_null(ts_targets_find_fscap(tg, 1, "carol", NULL));
+	ts_targets_free(tg);
+
+	/* A file of caps alone has no priority target to apply. */
+	tg = parse_ok("account chem fscap=3600.5\nuser bob fscap=1%\n");
+	ck_assert_uint_eq(ts_targets_fscap_count(tg), 2);
+	ck_assert_uint_eq(ts_targets_target_count(tg), 0);
 	ts_targets_free(tg);
 }
 END_TEST
