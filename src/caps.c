@@ -30,20 +30,37 @@ double ts_caps_used(const struct ts_fscap *c, const struct ts_tree *t, size_t i)
 	return (double)t->usage[i];
 }
 
+/* Node i of a pass parents first: by[i] from its parent, or itself. */
+static inline int evaluate_node(const struct ts_tree *t, size_t i,
+				const struct ts_fscap *own, long *by)
+{
+	by[i] = i ? by[t->parent[i]] : TS_NO_NODE;
+	if (by[i] == TS_NO_NODE && own && ts_caps_used(own, t, i) >= own->value)
+		by[i] = (long)i;
+	return by[i] != TS_NO_NODE;
+}
+
 size_t ts_caps_evaluate(const struct ts_targets *tg, const struct ts_tree *t,
 			long *by)
 {
 	size_t i, capped = 0;
 
-	for (i = 0; i < t->n; i++) {
-		const struct ts_fscap *c;
+	for (i = 0; i < t->n; i++)
+		capped += evaluate_node(t, i,
+					i && by[t->parent[i]] != TS_NO_NODE
+						? NULL
+						: ts_caps_own(tg, t, i),
+					by);
+	return capped;
+}
 
-		by[i] = i ? by[t->parent[i]] : TS_NO_NODE;
-		if (by[i] == TS_NO_NODE && (c = ts_caps_own(tg, t, i)) &&
-		    ts_caps_used(c, t, i) >= c->value)
-			by[i] = (long)i;
-		capped += by[i] != TS_NO_NODE;
-	}
+size_t ts_caps_evaluate_own(const struct ts_tree *t,
+			    const struct ts_fscap *const *own, long *by)
+{
+	size_t i, capped = 0;
+
+	for (i = 0; i < t->n; i++)
+		capped += evaluate_node(t, i, own[i], by);
 	return capped;
 }
 

@@ -48,6 +48,14 @@ size_t ts_caps_evaluate(const struct ts_targets *tg, const struct ts_tree *t,
 			long *by);
 
 /*
+ * ts_caps_evaluate_own() - the same, with each node's own cap given:
+ * own[i] is ts_caps_own() of node i (a caller that keeps them across
+ * cycles, by association id, spares the name look-ups).
+ */
+size_t ts_caps_evaluate_own(const struct ts_tree *t,
+			    const struct ts_fscap *const *own, long *by);
+
+/*
  * ts_caps_describe() - the hold reason for capping node `by` into
  * buf[len], without blanks (scontrol shows a reason's blanks as '_'):
  * "FairshareCap:physics=31.25%>=30%" or, for an absolute cap,

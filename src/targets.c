@@ -53,6 +53,7 @@ struct ts_targets {
 	size_t strings_len, strings_cap;
 	size_t *index;	   /* entry + 1; 0 is empty */
 	size_t index_size; /* power of two, > 2 * n */
+	uint64_t serial;   /* ts_targets_serial() */
 };
 
 double ts_targets_factor(const struct ts_target *tg, double usage_pct,
@@ -533,6 +534,7 @@ static int parse_target_line(struct ts_targets *tg, const char *s, size_t len,
 int ts_targets_parse(const char *text, size_t len, struct ts_targets **out,
 		     struct ts_error *err)
 {
+	static uint64_t parsed; /* serials handed out */
 	struct ts_targets *tg = calloc(1, sizeof(*tg));
 	size_t pos = 0;
 	long line = 0;
@@ -553,6 +555,7 @@ int ts_targets_parse(const char *text, size_t len, struct ts_targets **out,
 		}
 		pos = end + 1;
 	}
+	tg->serial = __atomic_add_fetch(&parsed, 1, __ATOMIC_RELAXED);
 	*out = tg;
 	return TS_OK;
 }
@@ -598,6 +601,11 @@ size_t ts_targets_fscap_count(const struct ts_targets *tg)
 size_t ts_targets_target_count(const struct ts_targets *tg)
 {
 	return tg ? tg->n_target : 0;
+}
+
+uint64_t ts_targets_serial(const struct ts_targets *tg)
+{
+	return tg ? tg->serial : 0;
 }
 
 static const struct entry *find_named(const struct ts_targets *tg, int is_user,

@@ -30,6 +30,7 @@
 #define TS_TARGETS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "error.h"
 #include "tree.h"
@@ -105,6 +106,13 @@ size_t ts_targets_fscap_count(const struct ts_targets *tg);
 
 /* ts_targets_target_count() - number of entries with a priority target. */
 size_t ts_targets_target_count(const struct ts_targets *tg);
+
+/*
+ * ts_targets_serial() - a number no other parse in this process gets
+ * (1, 2, ...; 0 for NULL): what was derived from a set of targets is
+ * still valid while the serial is the same (an address can be reused).
+ */
+uint64_t ts_targets_serial(const struct ts_targets *tg);
 
 /*
  * ts_targets_find_fscap() - the feasibility cap of an account or user

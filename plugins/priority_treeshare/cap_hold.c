@@ -30,6 +30,7 @@ struct cap_table {
 	 */
 	uint64_t *free_ids;
 	uint32_t n_free_ids;
+	size_t n_capped; /* associations over their own cap */
 };
 
 /* live: read under the assoc read lock; staged: the cycle thread's. */
@@ -52,13 +53,74 @@ static void table_free(struct cap_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* The slot of id in an open-addressed table of size (a power of two). */
+static size_t id_slot(const uint32_t *key, size_t size, uint32_t id)
+{
+	size_t i = (size_t)(id * UINT32_C(0x9e3779b1)) & (size - 1);
+
+	while (key[i] && key[i] != id)
+		i = (i + 1) & (size - 1);
+	return i;
+}
+
 static size_t cap_slot(const struct cap_table *t, uint32_t id)
 {
-	size_t i = (size_t)(id * UINT32_C(0x9e3779b1)) & (t->size - 1);
+	return id_slot(t->key, t->size, id);
+}
 
-	while (t->key[i] && t->key[i] != id)
-		i = (i + 1) & (t->size - 1);
-	return i;
+/*
+ * Each association's own cap, by id, for the targets of one serial
+ * (ts_targets_serial()): the name look-ups of ts_caps_own() are made
+ * once an association, not once a cycle.  An association keeps its
+ * user and account for life, so its own cap changes only with the
+ * targets.  The cycle thread's alone.
+ */
+static struct own_memo {
+	uint64_t serial;
+	uint32_t *key; /* 0: empty slot */
+	const struct ts_fscap **cap;
+	size_t size; /* power of two, or 0 */
+} memo;
+
+static void memo_free(struct own_memo *m)
+{
+	free(m->key);
+	free(m->cap);
+	memset(m, 0, sizeof(*m));
+}
+
+/* own[i] = node i's own cap; the memo then holds the tree's ids. */
+static void own_caps(const struct ts_targets *tg, const struct ts_tree *t,
+		     const struct ts_fscap **own)
+{
+	struct own_memo nm = { .serial = ts_targets_serial(tg), .size = 16 };
+	bool reuse = memo.size && memo.serial == nm.serial;
+	size_t i;
+
+	while (nm.size < 2 * t->n)
+		nm.size *= 2;
+	nm.key = calloc(nm.size, sizeof(*nm.key));
+	nm.cap = malloc(nm.size * sizeof(*nm.cap));
+	for (i = 0; i < t->n; i++) {
+		uint32_t id = t->id[i];
+		size_t s;
+
+		if (reuse && id &&
+		    memo.key[s = id_slot(memo.key, memo.size, id)] == id)
+			own[i] = memo.cap[s];
+		else
+			own[i] = ts_caps_own(tg, t, i);
+		if (id && nm.key && nm.cap) {
+			s = id_slot(nm.key, nm.size, id);
+			nm.key[s] = id;
+			nm.cap[s] = own[i];
+		}
+	}
+	memo_free(&memo);
+	if (nm.key && nm.cap)
+		memo = nm;
+	else
+		memo_free(&nm); /* no memory: look up again next cycle */
 }
 
 /* The bits of the table's ids without a reason (none if no memory). */
@@ -86,6 +148,7 @@ int cap_table_build(const struct ts_tree *t, const struct priority_conf *c)
 {
 	size_t i, size = 16, n_texts = 0;
 	long *by = NULL, *text_of = NULL;
+	const struct ts_fscap **own = NULL;
 	struct cap_table nt = { 0 };
 
 	table_free(&staged);
@@ -95,12 +158,14 @@ int cap_table_build(const struct ts_tree *t, const struct priority_conf *c)
 		size *= 2;
 	by = malloc(t->n * sizeof(*by));
 	text_of = malloc(t->n * sizeof(*text_of));
+	own = malloc(t->n * sizeof(*own));
 	nt.key = calloc(size, sizeof(*nt.key));
 	nt.text = malloc(size * sizeof(*nt.text));
-	if (!by || !text_of || !nt.key || !nt.text)
+	if (!by || !text_of || !own || !nt.key || !nt.text)
 		goto nomem;
 	nt.size = size;
-	(void)ts_caps_evaluate(c->targets, t, by);
+	own_caps(c->targets, t, own);
+	(void)ts_caps_evaluate_own(t, own, by);
 	for (i = 0; i < t->n; i++)
 		text_of[i] = by[i] == (long)i ? (long)n_texts++ : -1;
 	nt.texts = malloc((n_texts ? n_texts : 1) * sizeof(*nt.texts));
@@ -119,10 +184,12 @@ int cap_table_build(const struct ts_tree *t, const struct priority_conf *c)
 		nt.text[s] = by[i] == TS_NO_NODE ? -1 : (int32_t)text_of[by[i]];
 	}
 	free_ids_build(&nt, t);
+	nt.n_capped = n_texts;
 	log_flag(PRIO, "%s: fscap: %zu of %zu associations over their cap",
 		 plugin_type, n_texts, t->n);
 	free(by);
 	free(text_of);
+	free(own);
 	staged = nt;
 	return 0;
 nomem:
@@ -130,6 +197,7 @@ nomem:
 	      plugin_type, t->n);
 	free(by);
 	free(text_of);
+	free(own);
 	table_free(&nt);
 	return -1;
 }
@@ -393,8 +461,8 @@ void cap_hold_pass(const struct priority_conf *c)
 	struct ts_job_set old_held, old_exempt;
 	size_t n_exempt;
 
-	/* Nothing configured, nothing held, nothing to adopt. */
-	if (!live.size && !held.n && !exempt.n && adopted)
+	/* No association capped, no job held or exempt, none to adopt. */
+	if (!live.n_capped && !held.n && !exempt.n && adopted)
 		return;
 	if (!job_list)
 		return;
@@ -471,4 +539,5 @@ void cap_hold_fini(void)
 	slurm_mutex_unlock(&cap_mutex);
 	table_free(&live);
 	table_free(&staged);
+	memo_free(&memo);
 }

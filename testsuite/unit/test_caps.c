@@ -232,6 +232,19 @@ END_TEST
  * it or an ancestor has used at least its own cap, and the node named is
  * the highest such.
  */
+START_TEST(each_parse_gets_its_own_serial)
+{
+	struct ts_targets *a = parse_ok("account a fscap=1%\n");
+	struct ts_targets *b = parse_ok("account a fscap=1%\n");
+
+	ck_assert_uint_eq(ts_targets_serial(NULL), 0);
+	ck_assert_uint_gt(ts_targets_serial(a), 0);
+	ck_assert_uint_gt(ts_targets_serial(b), ts_targets_serial(a));
+	ts_targets_free(a);
+	ts_targets_free(b);
+}
+END_TEST
+
 START_TEST(capped_iff_some_ancestor_or_self_is_at_or_over_its_cap)
 {
 	static const char *const names[] = { "",    "phys", "theory", "john",
@@ -245,7 +258,8 @@ START_TEST(capped_iff_some_ancestor_or_self_is_at_or_over_its_cap)
 		char text[512];
 		size_t len = 0, i;
 		int pct;
-		long by[7];
+		long by[7], by_own[7];
+		const struct ts_fscap *own[7];
 		struct ts_targets *tg;
 
 		l.t.usage[l.john] = rand_r(&seed) % 100;
@@ -282,6 +296,12 @@ START_TEST(capped_iff_some_ancestor_or_self_is_at_or_over_its_cap)
 			}
 			ck_assert_int_eq(by[i], top);
 		}
+		/* Each node's own cap given: the same answer. */
+		for (i = 0; i < 7; i++)
+			own[i] = ts_caps_own(tg, &l.t, i);
+		ck_assert_uint_eq(ts_caps_evaluate_own(&l.t, own, by_own),
+				  ts_caps_evaluate(tg, &l.t, by));
+		ck_assert_mem_eq(by_own, by, sizeof(by));
 		ts_targets_free(tg);
 	}
 	ts_tree_free(&l.t);
@@ -298,6 +318,7 @@ Suite *suite_caps(void)
 	tcase_add_test(tc, seed_john_capped_at_or_over_his_share_not_under);
 	tcase_add_test(tc, account_cap_applies_to_every_node_below_it);
 	tcase_add_test(tc, no_usage_delivered_counts_as_zero_percent);
+	tcase_add_test(tc, each_parse_gets_its_own_serial);
 	tcase_add_test(
 		tc, reason_names_the_capping_node_and_figures_without_blanks);
 	tcase_add_test(tc,
