@@ -74,6 +74,15 @@ SLURM_API_CFLAGS = $(if $(SLURM_PREFIX),-I$(SLURM_PREFIX)/include)
 
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
+# Link-time optimisation of libtreeshare and the plugin (gcc): the
+# plugin's per-job path then inlines src/'s pure functions across files
+# (issue 21: 3% fewer instructions in the set pass, 6% in a cycle), and
+# src/ keeps no Slurm header.  LTO= turns it off; with another compiler
+# (clang) it is off.  Every program linking libtreeshare.a is then linked
+# by gcc's LTO plugin, and the archive is made with gcc-ar.
+CC_IS_GCC := $(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo 1)
+LTO ?= $(if $(CC_IS_GCC),-flto=auto)
+LTO_AR := $(if $(LTO),gcc-ar,ar)
 BASE_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE $(WARN) -fPIC \
 	-Isrc
 export CC BUILD SLURM_SRC SLURM_PREFIX REF_PLUGINDIR SLURM_TARBALL

@@ -8,9 +8,9 @@ all: $(LIBTS)
 
 $(BUILD)/obj/src/%.o: src/%.c $(wildcard src/*.h src/power/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(LTO) -c -o $@ $<
 
 $(LIBTS): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@
-	ar rcs $@ $^
+	$(LTO_AR) rcs $@ $^

@@ -26,11 +26,11 @@ all: $(PT_SO)
 $(BUILD)/obj/$(PT_DIR)/%.o: $(PT_DIR)/%.c $(wildcard $(PT_DIR)/*.h) \
 		$(wildcard src/*.h) $(SLURM_SRC)/config.h
 	@mkdir -p $(dir $@)
-	$(CC) $(PT_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(PT_CFLAGS) $(CFLAGS) $(LTO) -c -o $@ $<
 
 $(PT_SO): $(PT_OBJS) $(LIBTS) $(PT_DIR)/exports.map $(PT_DIR)/module.mk
 	@mkdir -p $(dir $@)
-	$(CC) $(PT_LDFLAGS) -o $@ $(PT_OBJS) $(LIBTS) -lm
+	$(CC) $(PT_LDFLAGS) $(CFLAGS) $(LTO) -o $@ $(PT_OBJS) $(LIBTS) -lm
 
 .PHONY: install-plugin
 install-plugin: $(PT_SO)
@@ -50,9 +50,9 @@ all: $(PT_MF_SO)
 $(PT_MF_OBJ): $(PT_DIR)/priority_treeshare.c $(wildcard $(PT_DIR)/*.h) \
 		$(wildcard src/*.h) $(SLURM_SRC)/config.h
 	@mkdir -p $(dir $@)
-	$(CC) $(PT_CFLAGS) $(CFLAGS) -DTS_AS_MULTIFACTOR -c -o $@ $<
+	$(CC) $(PT_CFLAGS) $(CFLAGS) $(LTO) -DTS_AS_MULTIFACTOR -c -o $@ $<
 
 $(PT_MF_SO): $(filter-out %/priority_treeshare.o,$(PT_OBJS)) $(PT_MF_OBJ) \
 		$(LIBTS) $(PT_DIR)/exports.map $(PT_DIR)/module.mk
 	@mkdir -p $(dir $@)
-	$(CC) $(PT_LDFLAGS) -o $@ $(filter %.o,$^) $(LIBTS) -lm
+	$(CC) $(PT_LDFLAGS) $(CFLAGS) $(LTO) -o $@ $(filter %.o,$^) $(LIBTS) -lm
