@@ -54,7 +54,7 @@ static void table_free(struct cap_table *t)
 }
 
 /* The slot of id in an open-addressed table of size (a power of two). */
-static size_t id_slot(const uint32_t *key, size_t size, uint32_t id)
+static size_t slot_of_id(const uint32_t *key, size_t size, uint32_t id)
 {
 	size_t i = (size_t)(id * UINT32_C(0x9e3779b1)) & (size - 1);
 
@@ -65,7 +65,7 @@ static size_t id_slot(const uint32_t *key, size_t size, uint32_t id)
 
 static size_t cap_slot(const struct cap_table *t, uint32_t id)
 {
-	return id_slot(t->key, t->size, id);
+	return slot_of_id(t->key, t->size, id);
 }
 
 /*
@@ -106,12 +106,12 @@ static void own_caps(const struct ts_targets *tg, const struct ts_tree *t,
 		size_t s;
 
 		if (reuse && id &&
-		    memo.key[s = id_slot(memo.key, memo.size, id)] == id)
+		    memo.key[s = slot_of_id(memo.key, memo.size, id)] == id)
 			own[i] = memo.cap[s];
 		else
 			own[i] = ts_caps_own(tg, t, i);
 		if (id && nm.key && nm.cap) {
-			s = id_slot(nm.key, nm.size, id);
+			s = slot_of_id(nm.key, nm.size, id);
 			nm.key[s] = id;
 			nm.cap[s] = own[i];
 		}

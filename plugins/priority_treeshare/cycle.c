@@ -125,6 +125,11 @@ struct pass {
 	bool changed; /* a job's priority was stored */
 };
 
+/*
+ * One job of a pass: charged (with the pass's locks held, or, in Fair
+ * Tree's charge pass, under the usage locks taken for it alone), then
+ * prioritised; the locks are let go and retaken every CYCLE_CHUNK jobs.
+ */
 static void pass_job(struct pass *ps, job_record_t *job)
 {
 	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK, .qos = READ_LOCK };
