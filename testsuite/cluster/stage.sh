@@ -12,6 +12,11 @@
 #                   which needs (a)'s usage; split off because (g) alone
 #                   takes ~6 min of waiting for cycles; (h) is not here
 #                   because this run is the longer one
+#   treeshare-caps2 priority/treeshare, (a) then caps scenario (i)
+#                   (requeue, salloc, a move to another account under
+#                   a cap), which needs (a)'s usage; a run of its own
+#                   because (i) waits ~2.5 min for cycles, which would
+#                   make the treeshare run the longest
 # The treeshare runs only when build/lib/slurm/priority_treeshare.so
 # exists.  A caller's TS_SCENARIOS narrows every run to those letters; a
 # run left with none of its letters is skipped.  The runs' TAP goes to
@@ -37,7 +42,8 @@ runs=(multifactor)
 if [ -f "$TOP/build/lib/slurm/priority_treeshare.so" ]; then
 	run[treeshare]="priority/treeshare|b c e f h d"
 	run[treeshare-caps]="priority/treeshare|g"
-	runs+=(treeshare treeshare-caps)
+	run[treeshare-caps2]="priority/treeshare|i"
+	runs+=(treeshare treeshare-caps treeshare-caps2)
 fi
 
 # letters RUN - the run's scenario letters, narrowed by TS_SCENARIOS.
@@ -135,6 +141,7 @@ if [ -f "$TOP/build/lib/slurm/priority_treeshare.so" ]; then
 	n_tap=$(grep -cE '^(not )?ok ' "$TAP_FILE")
 fi
 echo "1..$n_tap" >>"$TAP_FILE"
-printf '\ncluster stage: %d tests, %d failed, %ds\n' "$n_tap" \
-	"$(grep -c '^not ok ' "$TAP_FILE")" $(($(date +%s) - t0))
+printf '\ncluster stage: %d tests, %d failed, %d known gaps (TODO), %ds\n' "$n_tap" \
+	"$(grep '^not ok ' "$TAP_FILE" | grep -vc '^not ok [0-9]* - .* # TODO ')" \
+	"$(grep -c '^not ok [0-9]* - .* # TODO ' "$TAP_FILE")" $(($(date +%s) - t0))
 exit $rc
