@@ -11,7 +11,7 @@
 #     makes the scheduler run, and the requeued job must not start.
 #     The first is requeued right after the cycle that set the cap and
 #     must not start in that pass, before the next cycle (Slurm before
-#     25.11 does not ask the plugin at requeue: a known gap, TODO there);
+#     25.05 does not ask the plugin at requeue: a known gap, TODO there);
 #     the second is requeued ~15 s before a cycle, which must hold it
 #     (Priority=0, the cap's reason) before its EligibleTime; it must not
 #     start in the pass after that time and still pends two cycles after
@@ -76,13 +76,15 @@ caps_requeue_eligible()
 }
 
 # caps_requeue_fail SLURM_NUM NAME DIAG... - the requeue check failed:
-# not ok from Slurm 25.11 (it asks the plugin for a requeued job's
-# priority), TODO before (only the next cycle can hold the job).
+# not ok from Slurm 25.05 (its batch_requeue_fini asks the plugin for
+# a requeued job's priority; 25.05.8, 25.11.7 and 26.05.3 read), TODO
+# before (22.05 does not; 24.11 not read): only the next cycle can hold
+# the job there.
 caps_requeue_fail()
 {
 	local num=$1
 	shift
-	if [ "$num" -ge 251100 ]; then
+	if [ "$num" -ge 250500 ]; then
 		not_ok "$@"
 	else
 		local name=$1
@@ -212,8 +214,8 @@ scenario_caps_paths()
 	# --- 1. the requeued jobs ----------------------------------------
 	# Once rq's EligibleTime has passed, a job of bob makes the
 	# scheduler run before the next cycle: rq must not start in it.
-	# Slurm before 25.11 does not ask the plugin for a requeued job's
-	# priority (25.11's batch_requeue_fini does): only the cycle holds
+	# Slurm before 25.05 does not ask the plugin for a requeued job's
+	# priority (25.05's batch_requeue_fini does): only the cycle holds
 	# it, so there rq starts (a known gap, TODO).
 	if caps_requeue_eligible "$rq" "$t_rq" "$snap/caps-rq.err"; then
 		poke=$(ts_submit bob -p lab -c 1 --wrap 'sleep 300')
