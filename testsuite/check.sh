@@ -5,6 +5,8 @@
 # $BUILD/check/STAGE.tap ("ok N - name" / "not ok N - name").  A stage
 # that exits non-zero without reporting a failing test counts as one
 # failure, so a crash or a missing tool never passes silently.
+# A "not ok N - name # TODO reason" line (a known gap, TAP's expected
+# failure) counts neither way.
 # The last line printed is "N passed, N failed".
 #
 # CHECK_SKIP (environment or make variable): stages not to run, e.g.
@@ -42,7 +44,7 @@ for stage in "$@"; do
 	p=0 f=0
 	if [ -f "$tap" ]; then
 		p=$(grep -c '^ok ' "$tap")
-		f=$(grep -c '^not ok ' "$tap")
+		f=$(grep '^not ok ' "$tap" | grep -vc '^not ok [0-9]* - .* # TODO ')
 	fi
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - stage $stage exited with status $rc" >>"$tap"
@@ -56,7 +58,8 @@ for stage in "$@"; do
 	failed=$((failed + f))
 	summary+=("$(printf '%-16s %5d passed %4d failed %5ds' "$stage" "$p" "$f" "$secs")")
 	if [ "$f" -gt 0 ]; then
-		grep '^not ok ' "$tap" | sed "s/^/  $stage: /"
+		grep '^not ok ' "$tap" | grep -v '^not ok [0-9]* - .* # TODO ' |
+			sed "s/^/  $stage: /"
 	fi
 done
 

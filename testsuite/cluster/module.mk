@@ -3,8 +3,8 @@
 # cluster/cluster, docs/cluster-lab.7), its scenario tests and make demo.
 #
 #   make check-cluster   scenarios with priority/multifactor, and with
-#                        priority/treeshare when its .so is built (two
-#                        clusters: stage.sh); TAP in
+#                        priority/treeshare when its .so is built (five
+#                        clusters in parallel: stage.sh); TAP in
 #                        $(BUILD)/check/cluster.tap (~8.5 min)
 #   make demo            deps, build, a live cluster with the seed 000
 #                        tree and a workload; left running

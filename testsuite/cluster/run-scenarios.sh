@@ -19,11 +19,14 @@
 #                                 reconfigure; a bad formula at start
 #   (g) scenario_caps.sh          priority/treeshare only (issue 20):
 #                                 fscap= feasibility caps hold and release
+#   (i) scenario_caps_paths.sh    priority/treeshare only (issue 20):
+#                                 a requeued job, salloc and a job moved
+#                                 to an uncapped account under fscap
 #   (h) scenario_caps.sh          priority/treeshare only: a usage
 #       (scenario_caps_window)    window roll releases a cap-held job;
 #                                 empties RawUsage, so after the others
 #   (d) scenario-node-power.sh    node off/on/kill helpers of the power lab
-# TS_SCENARIOS="b c e f g h d" (letters) runs only those after (a); unset,
+# TS_SCENARIOS="b c e f g i h d" (letters) runs only those after (a); unset,
 # all of them.
 # then "cluster down" and a check, by pid, that nothing it started is
 # left.  The cluster goes down on any exit (trap), logs stay.
@@ -56,6 +59,7 @@ if [ "$PLUGIN" = priority/treeshare ]; then
 	. "$HERE/scenario_switch.sh"
 	. "$HERE/scenario_extensions.sh"
 	. "$HERE/scenario_caps.sh"
+	. "$HERE/scenario_caps_paths.sh"
 fi
 
 # wanted LETTER - scenario LETTER is to run (TS_SCENARIOS, above).
@@ -121,6 +125,7 @@ if scenario_usage_order; then
 		wanted e && scenario_switch
 		wanted f && scenario_extensions
 		wanted g && scenario_caps
+		wanted i && scenario_caps_paths
 		wanted h && scenario_caps_window
 	fi
 fi

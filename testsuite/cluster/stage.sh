@@ -12,6 +12,14 @@
 #                   which needs (a)'s usage; split off because (g) alone
 #                   takes ~6 min of waiting for cycles; (h) is not here
 #                   because this run is the longer one
+#   treeshare-caps2 priority/treeshare, (a) then caps scenario (i)
+#                   (requeue, salloc, a move to another account under
+#                   a cap), which needs (a)'s usage; a run of its own
+#                   because (i) waits ~2.5 min for cycles, which would
+#                   make the treeshare run the longest
+#   consumed        scenario-consumed.sh (usage_metric=consumed, issue
+#                   20; letter j for TS_SCENARIOS): a cluster of its own
+#                   with jobacct_gather/linux, not run-scenarios.sh's
 # The treeshare runs only when build/lib/slurm/priority_treeshare.so
 # exists.  A caller's TS_SCENARIOS narrows every run to those letters; a
 # run left with none of its letters is skipped.  The runs' TAP goes to
@@ -37,7 +45,9 @@ runs=(multifactor)
 if [ -f "$TOP/build/lib/slurm/priority_treeshare.so" ]; then
 	run[treeshare]="priority/treeshare|b c e f h d"
 	run[treeshare-caps]="priority/treeshare|g"
-	runs+=(treeshare treeshare-caps)
+	run[treeshare-caps2]="priority/treeshare|i"
+	run[consumed]="consumed|j"
+	runs+=(treeshare treeshare-caps treeshare-caps2 consumed)
 fi
 
 # letters RUN - the run's scenario letters, narrowed by TS_SCENARIOS.
@@ -73,8 +83,13 @@ for n in "${runs[@]}"; do
 		echo "$n: none of its scenarios in TS_SCENARIOS='$TS_SCENARIOS'; skipped"
 		continue
 	fi
-	TS_SCENARIOS=$l "$HERE/run-scenarios.sh" "${run[$n]%%|*}" \
-		"$OUT/cluster-$n.tap" "$n" >"$OUT/cluster-$n.log" 2>&1 &
+	if [ "${run[$n]%%|*}" = consumed ]; then
+		"$HERE/scenario-consumed.sh" "$OUT/cluster-$n.tap" \
+			>"$OUT/cluster-$n.log" 2>&1 &
+	else
+		TS_SCENARIOS=$l "$HERE/run-scenarios.sh" "${run[$n]%%|*}" \
+			"$OUT/cluster-$n.tap" "$n" >"$OUT/cluster-$n.log" 2>&1 &
+	fi
 	pid[$n]=$!
 	started+=("$n")
 done
@@ -104,8 +119,13 @@ rc=0
 n_tap=0
 for n in "${runs[@]}"; do
 	wait "${pid[$n]}" || rc=1
-	printf '\n---- %s: %s, scenarios (a) %s (log %s) ----\n' "$n" \
-		"${run[$n]%%|*}" "$(letters "$n")" "$OUT/cluster-$n.log"
+	if [ "${run[$n]%%|*}" = consumed ]; then
+		printf '\n---- %s: scenario-consumed.sh (log %s) ----\n' "$n" \
+			"$OUT/cluster-$n.log"
+	else
+		printf '\n---- %s: %s, scenarios (a) %s (log %s) ----\n' "$n" \
+			"${run[$n]%%|*}" "$(letters "$n")" "$OUT/cluster-$n.log"
+	fi
 	cat "$OUT/cluster-$n.log"
 	# renumber this run's TAP lines after the previous runs'
 	if [ -f "$OUT/cluster-$n.tap" ]; then
@@ -135,6 +155,7 @@ if [ -f "$TOP/build/lib/slurm/priority_treeshare.so" ]; then
 	n_tap=$(grep -cE '^(not )?ok ' "$TAP_FILE")
 fi
 echo "1..$n_tap" >>"$TAP_FILE"
-printf '\ncluster stage: %d tests, %d failed, %ds\n' "$n_tap" \
-	"$(grep -c '^not ok ' "$TAP_FILE")" $(($(date +%s) - t0))
+printf '\ncluster stage: %d tests, %d failed, %d known gaps (TODO), %ds\n' "$n_tap" \
+	"$(grep '^not ok ' "$TAP_FILE" | grep -vc '^not ok [0-9]* - .* # TODO ')" \
+	"$(grep -c '^not ok [0-9]* - .* # TODO ' "$TAP_FILE")" $(($(date +%s) - t0))
 exit $rc

@@ -48,6 +48,20 @@ not_ok()
 	TAP_FAILED=$((${TAP_FAILED:-0} + 1))
 }
 
+# todo NAME REASON [DIAG...] - a failing assertion of a known gap:
+# "not ok N - NAME # TODO REASON" (TAP: an expected failure, not counted
+# as one by stage.sh and check.sh); DIAG lines as for not_ok.
+todo()
+{
+	local name=$1 reason=$2 line l
+	shift 2
+	tap_next
+	tap_emit "not ok $TAP_COUNT - $name # TODO $reason"
+	for line in "$@"; do
+		while IFS= read -r l; do tap_emit "#   $l"; done <<<"$line"
+	done
+}
+
 # diag TEXT - a TAP comment line.
 diag()
 {

@@ -1,0 +1,300 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# scenario_caps_paths.sh - scenario (i), priority/treeshare only (issue
+# 20): the ways into a start that scenario (g) does not take, under
+# "account group2 fscap=1%" on seed 000's tree with (a)'s usage, on idle
+# nodes:
+#
+#  1. requeue: two jobs of suzy (group2) run before the cap is set.
+#     Slurm makes a requeued job wait cred_expire + 1 s (31 s in the
+#     lab; reason BeginTime, its EligibleTime), so a check that it
+#     pends proves nothing before that time: after it, a job of bob
+#     makes the scheduler run, and the requeued job must not start.
+#     The first is requeued right after the cycle that set the cap and
+#     must not start in that pass, before the next cycle (Slurm before
+#     25.05 does not ask the plugin at requeue: a known gap, TODO there);
+#     the second is requeued ~15 s before a cycle, which must hold it
+#     (Priority=0, the cap's reason) before its EligibleTime; it must not
+#     start in the pass after that time and still pends two cycles after
+#     the requeue;
+#  2. salloc: suzy's salloc --no-shell waits, its job pending with the
+#     cap's reason, and is granted no allocation for two cycles; salloc
+#     -I is refused;
+#  3. account change: a cap-held job of suzy moved to group1 (scontrol
+#     update Account=group1; suzy gets a group1 association for it)
+#     starts within two cycles with no other command on it.
+# Without the feature every check fails: the nodes are idle, so each job
+# and allocation would start at once (the requeued one once eligible),
+# and without the release of a moved job it would stay held.
+#
+# Sourced by run-scenarios.sh after scenario_caps.sh (its caps_*
+# helpers).  Leaves the cluster as it found it: no PriorityParameters, no
+# running job, no suzy@group1.
+
+# caps_epoch_of TIME - a Slurm timestamp (2026-11-26T22:45:37, as
+# scontrol show job and slurmctld.log print them) in epoch seconds.
+caps_epoch_of()
+{
+	[ -n "$1" ] && date -d "$1" +%s
+}
+
+# caps_job_time JOBID KEY - the job's KEY (EligibleTime, StartTime) in
+# scontrol show job, in epoch seconds; nothing when it has none.
+caps_job_time()
+{
+	caps_epoch_of "$(scontrol show job "$1" 2>/dev/null |
+		sed -n "s/.*[[:space:]]$2=\([0-9T:-]*\).*/\1/p" | head -n 1)"
+}
+
+# caps_eligible_since JOBID EPOCH - the job's EligibleTime is after
+# EPOCH (a requeue sets it); CAPS_EL holds it (epoch seconds).
+caps_eligible_since()
+{
+	CAPS_EL=$(caps_job_time "$1" EligibleTime)
+	if [ -n "$CAPS_EL" ] && [ "$CAPS_EL" -gt "$2" ]; then
+		return 0
+	fi
+	CAPS_EL=
+	return 1
+}
+
+# caps_requeue_eligible JOBID EPOCH ERRFILE - wait for the job requeued
+# at EPOCH to get its EligibleTime (CAPS_EL) and for that time to pass;
+# a not_ok line when it does not.
+caps_requeue_eligible()
+{
+	CAPS_EL=
+	if wait_for 60 "job $1's EligibleTime after its requeue" \
+		caps_eligible_since "$1" "$2" 2>>"$3" &&
+	   wait_for 90 "job $1's EligibleTime to pass" caps_now_past "$CAPS_EL" \
+		2>>"$3"; then
+		return 0
+	fi
+	not_ok "$P: fscap: suzy's requeued job $1 gets an EligibleTime after the requeue that passes within 90s" \
+		"EligibleTime epoch '$CAPS_EL', requeued at $2" "$(cat "$3")" \
+		"$(scontrol show job "$1" 2>&1 | grep -E 'Priority|Reason|Time=|Restarts')"
+	return 1
+}
+
+# caps_requeue_fail SLURM_NUM NAME DIAG... - the requeue check failed:
+# not ok from Slurm 25.05 (its batch_requeue_fini asks the plugin for
+# a requeued job's priority; 25.05.8, 25.11.7 and 26.05.3 read), TODO
+# before (22.05 does not; 24.11 not read): only the next cycle can hold
+# the job there.
+caps_requeue_fail()
+{
+	local num=$1
+	shift
+	if [ "$num" -ge 250500 ]; then
+		not_ok "$@"
+	else
+		local name=$1
+		shift
+		todo "$name" "Slurm $TS_SLURM does not ask the plugin at requeue; only the next cycle holds the job (issue 20)" "$@"
+	fi
+}
+
+# caps_cycle_epochs_in - the epoch seconds of the fscap evaluations (one
+# a decay cycle) in the slurmctld.log lines on stdin.
+caps_cycle_epochs_in()
+{
+	sed -n 's/^\[\([^].]*\)[.0-9]*\] .*fscap: [0-9]* of [0-9]* associations over their cap.*/\1/p' |
+		while read -r t; do caps_epoch_of "$t"; done
+}
+
+# caps_cycle_epochs LINE - those logged after line LINE of slurmctld.log.
+caps_cycle_epochs()
+{
+	tail -n "+$(($1 + 1))" "$CAPS_LOG" | caps_cycle_epochs_in
+}
+
+# caps_cycles_in LINE FROM TO - cycles logged after LINE at epoch seconds
+# in (FROM, TO].
+caps_cycles_in()
+{
+	caps_cycle_epochs "$1" | awk -v a="$2" -v b="$3" '$1 > a && $1 <= b' |
+		grep -c .
+}
+
+# caps_cycles_after LINE EPOCH N - at least N cycles after LINE began
+# after EPOCH.
+caps_cycles_after()
+{
+	[ "$(caps_cycles_in "$1" "$2" 9999999999)" -ge "$3" ]
+}
+
+# caps_now_past EPOCH - the clock is past EPOCH.
+caps_now_past()
+{
+	[ "$(date +%s)" -gt "$1" ]
+}
+
+# caps_salloc_job NAME - the id of suzy's job named NAME (squeue).
+caps_salloc_job()
+{
+	squeue -h -u suzy -n "$1" -o %i 2>/dev/null | head -n 1
+}
+
+# caps_has_salloc_job NAME - suzy has a job named NAME.
+caps_has_salloc_job()
+{
+	[ -n "$(caps_salloc_job "$1")" ]
+}
+
+scenario_caps_paths()
+{
+	local snap=$TS_CLUSTER_DIR/snap rq rq2 moved poke sa sa_pid sa_out line
+	local t_rq t_rq2 c0 t_move st out r n name
+	local -a all=()
+
+	[ "$PLUGIN" = priority/treeshare ] || return 0
+	if ! wait_for 30 "no job to run" ts_no_job_running; then
+		not_ok "$P: caps paths scenario starts with no job running" "$(squeue 2>&1)"
+		return 1
+	fi
+
+	# suzy's jobs run before the cap; suzy@group1 for step 3
+	rq=$(ts_submit suzy -p lab -c 1 --wrap 'sleep 600')
+	rq2=$(ts_submit suzy -p lab -c 1 --wrap 'sleep 600')
+	all+=("$rq" "$rq2")
+	sacctmgr -i -Q add user suzy account=group1 fairshare=1 >/dev/null
+	if ! wait_for 30 "suzy's jobs to run" ts_jobs_running "$rq" "$rq2" \
+		2>"$snap/caps-paths.err" ||
+	   ! wait_for 30 "suzy's group1 association" \
+		ts_tree_visible "group1|suzy" 0 2>>"$snap/caps-paths.err" ||
+	   ! caps_set "account group2 fscap=1%" 2>>"$snap/caps-paths.err"; then
+		not_ok "$P: fscap: suzy's job runs, suzy@group1 exists and a cycle evaluates account group2 fscap=1%" \
+			"$(cat "$snap/caps-paths.err")" "$(squeue 2>&1)" "$(tail -n 20 "$CAPS_LOG")"
+		scancel "${all[@]}"
+		wait_for 30 "suzy's job to end" ts_no_job_running
+		sacctmgr -i -Q delete user name=suzy account=group1 >/dev/null
+		return 1
+	fi
+	line=$(wc -l <"$CAPS_LOG")
+
+	# Right after a cycle: the next comes after the requeued job's
+	# EligibleTime, the worst case for the requeue.
+	t_rq=$(date +%s)
+	scontrol requeue "$rq" >"$snap/caps-requeue.out" 2>&1
+	moved=$(ts_submit suzy -p lab -c 1 --wrap 'sleep 300')
+	all+=("$moved")
+	sa_out=$snap/caps-salloc.out
+	(cd /tmp && exec timeout 300 runuser -u suzy -- salloc --no-shell \
+		-J ts-salloc -p lab -n 1 </dev/null >"$sa_out" 2>&1) &
+	sa_pid=$!
+
+	# --- 3. account change (its cycles run beside the others') --------
+	t_move=
+	if caps_held_by_cap "$moved" group2 1 &&
+	   scontrol update jobid="$moved" Account=group1 >"$snap/caps-move.out" 2>&1; then
+		t_move=$(date +%s)
+	else
+		not_ok "$P: fscap: suzy's cap-held job moves to group1 (scontrol update Account=group1)" \
+			"$(cat "$snap/caps-move.out" 2>/dev/null)" \
+			"state $(ts_job_state "$moved"), reason $(caps_reason "$moved")"
+	fi
+
+	# --- 2. salloc -I refused, salloc without it waits ---------------
+	out=$(cd /tmp && timeout 30 runuser -u suzy -- salloc -I --no-shell \
+		-J ts-salloc-i -p lab -n 1 </dev/null 2>&1)
+	r=$?
+	if [ "$r" -ne 0 ] && [ "$r" -ne 124 ] && grep -qi 'immediate\|priority' <<<"$out"; then
+		ok "$P: fscap: salloc -I of a capped user is refused (exit $r: $(grep -i 'immediate\|priority' <<<"$out" | head -n 1))"
+	else
+		not_ok "$P: fscap: salloc -I of a capped user is refused" "exit $r" "$out"
+		sa=$(caps_salloc_job ts-salloc-i)
+		[ -n "$sa" ] && all+=("$sa")
+	fi
+	sa=
+	if wait_for 30 "suzy's salloc job" caps_has_salloc_job ts-salloc \
+		2>"$snap/caps-salloc.err"; then
+		sa=$(caps_salloc_job ts-salloc)
+		all+=("$sa")
+	fi
+
+	# --- 1. the requeued jobs ----------------------------------------
+	# Once rq's EligibleTime has passed, a job of bob makes the
+	# scheduler run before the next cycle: rq must not start in it.
+	# Slurm before 25.05 does not ask the plugin for a requeued job's
+	# priority (25.05's batch_requeue_fini does): only the cycle holds
+	# it, so there rq starts (a known gap, TODO).
+	if caps_requeue_eligible "$rq" "$t_rq" "$snap/caps-rq.err"; then
+		poke=$(ts_submit bob -p lab -c 1 --wrap 'sleep 300')
+		all+=("$poke")
+		wait_for 30 "bob's job to run" ts_jobs_running "$poke" 2>>"$snap/caps-rq.err"
+		n=$(caps_cycles_in "$line" "$t_rq" "$(date +%s)")
+		name="fscap: suzy's job requeued while group2 is capped does not start once eligible, when a scheduler pass starts bob's job before the next cycle"
+		if ts_jobs_running "$poke" && [ "$n" = 0 ] &&
+		   [ "$(ts_job_state "$rq")" = PENDING ]; then
+			ok "$P: $name (EligibleTime $((CAPS_EL - t_rq))s after the requeue, bob's job started $(($(caps_job_time "$poke" StartTime) - CAPS_EL))s after it; reason $(caps_reason "$rq"), priority $(caps_squeue "$rq" %Q))"
+		else
+			caps_requeue_fail "$TS_SLURM_NUM" "$P: $name" \
+				"EligibleTime $((CAPS_EL - t_rq))s after the requeue, $n cycle(s) since the requeue; job $rq: $(ts_job_state "$rq"), bob's $(ts_job_state "$poke")" \
+				"$(cat "$snap/caps-requeue.out" "$snap/caps-rq.err")" \
+				"$(squeue -o '%i %u %a %T %Q %r %S' 2>&1)"
+		fi
+	fi
+
+	# rq2 requeued ~15 s before the next cycle, which must hold it
+	# before its EligibleTime; then a scheduler pass after that time
+	# (another job of bob) must leave it pending, and it still pends
+	# with the reason two cycles after its requeue.
+	c0=$(head -n "$line" "$CAPS_LOG" | caps_cycle_epochs_in | tail -n 1)
+	wait_for 60 "15s before the next cycle" caps_now_past "$((c0 + 44))"
+	t_rq2=$(date +%s)
+	scontrol requeue "$rq2" >>"$snap/caps-requeue.out" 2>&1
+	if caps_requeue_eligible "$rq2" "$t_rq2" "$snap/caps-rq2.err"; then
+		poke=$(ts_submit bob -p lab -c 1 --wrap 'sleep 300')
+		all+=("$poke")
+		wait_for 30 "bob's job to run" ts_jobs_running "$poke" 2>>"$snap/caps-rq2.err"
+	fi
+	n=$(caps_cycles_in "$line" "$t_rq2" "${CAPS_EL:-0}")
+	if [ -n "$CAPS_EL" ] && [ "$n" -ge 1 ] && ts_jobs_running "$poke" &&
+	   wait_for 150 "two cycles after the second requeue" \
+		caps_cycles_after "$line" "$t_rq2" 2 2>>"$snap/caps-rq2.err" &&
+	   caps_held_by_cap "$rq2" group2 1; then
+		ok "$P: fscap: suzy's job requeued $((c0 + 60 - t_rq2))s before a cycle is cap-held by it, does not start when a scheduler pass starts bob's job after its EligibleTime, and two cycles after the requeue pends with Priority=0 and the reason '$(caps_reason "$rq2")' on idle nodes ($(scontrol show job "$rq2" | grep -o 'Restarts=[0-9]*'))"
+	else
+		not_ok "$P: fscap: suzy's job requeued before a cycle is cap-held by it, does not start when a scheduler pass starts bob's job after its EligibleTime, and two cycles after the requeue pends with Priority=0 and the cap's reason on idle nodes" \
+			"requeued at $t_rq2, EligibleTime '${CAPS_EL:-}', $n cycle(s) between; cycles at: $(caps_cycle_epochs "$line" | xargs)" \
+			"$(cat "$snap/caps-rq2.err")" "$(squeue -o '%i %u %a %T %Q %r %S' 2>&1)" \
+			"$(scontrol show job "$rq2" 2>&1 | grep -E 'Priority|Reason|Time=|Restarts')"
+	fi
+
+	# --- 2b. the salloc still waits, two cycles on --------------------
+	n=$(caps_cycles_in "$line" "$t_rq" "$(date +%s)")
+	if [ -n "$sa" ] && [ "$n" -ge 2 ] &&
+	   caps_held_by_cap "$sa" group2 1 && kill -0 "$sa_pid" 2>/dev/null &&
+	   ! grep -q 'Granted job allocation' "$sa_out"; then
+		ok "$P: fscap: suzy's salloc --no-shell waits with the cap's reason ($(caps_reason "$sa")), no allocation granted $n cycles on ($(head -n 1 "$sa_out"))"
+	else
+		not_ok "$P: fscap: suzy's salloc --no-shell waits with the cap's reason, no allocation granted two cycles on" \
+			"salloc job '$sa', $n cycle(s)" \
+			"$(cat "$snap/caps-salloc.err" "$sa_out")" \
+			"$(squeue -o '%i %u %a %j %T %Q %r' 2>&1)"
+	fi
+
+	# --- 3b. the moved job has started --------------------------------
+	if [ -n "$t_move" ]; then
+		st=
+		wait_for 150 "the moved job to run" caps_running "$moved" \
+			2>>"$snap/caps-move.out" && st=$(caps_job_time "$moved" StartTime)
+		n=$(caps_cycles_in "$line" "$t_move" "${st:-0}")
+		if [ -n "$st" ] && [ "$n" -le 2 ]; then
+			ok "$P: fscap: suzy's cap-held job moved to group1 (scontrol update Account=group1) starts $((st - t_move))s after the move, after $n cycle(s), with no other command (account $(caps_squeue "$moved" %a))"
+		else
+			not_ok "$P: fscap: suzy's cap-held job moved to group1 (scontrol update Account=group1) starts within two cycles with no other command" \
+				"$(cat "$snap/caps-move.out")" "start '$st', $n cycle(s) since the move" \
+				"$(squeue -o '%i %u %a %T %Q %r' 2>&1)"
+		fi
+	fi
+
+	# --- back to the lab's configuration -------------------------------
+	scancel "${all[@]}"
+	wait "$sa_pid" 2>/dev/null
+	sed -i '/^[[:space:]]*PriorityParameters[[:space:]]*=/Id' "$SLURM_CONF"
+	scontrol reconfigure >>"$snap/caps-reconf.out" 2>&1
+	wait_for 30 "no job to run" ts_no_job_running ||
+		not_ok "$P: scancel ends the caps paths scenario's jobs within 30s" "$(squeue 2>&1)"
+	sacctmgr -i -Q delete user name=suzy account=group1 >/dev/null
+	rm -f "$CAPS_FILE"
+}
