@@ -488,6 +488,18 @@ void cap_hold_pass(const struct priority_conf *c)
 		 plugin_type, cp.n_held, cp.n_released, n_exempt);
 }
 
+int cap_hold_watch_interval(void)
+{
+	const char *tok = xstrstr(slurm_conf.authinfo, "cred_expire=");
+	int expire = tok ? atoi(tok + strlen("cred_expire=")) : 0;
+
+	if (!live.n_capped)
+		return 0;
+	if (expire < 5) /* Slurm's rule: unset or invalid is 120 s */
+		expire = 120;
+	return expire / 2;
+}
+
 int cap_hold_keys(struct ts_usage_state *s, struct ts_error *err)
 {
 	int rc;

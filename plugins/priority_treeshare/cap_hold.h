@@ -63,6 +63,16 @@ bool cap_hold_at_set(job_record_t *job);
 void cap_hold_pass(const struct priority_conf *c);
 
 /*
+ * cap_hold_watch_interval() - while an association is over its cap, how
+ * often (seconds) the decay thread runs cap_hold_pass() between cycles,
+ * else 0.  Slurm before 25.05 does not ask the plugin for a requeued
+ * job's priority; such a job may start cred_expire + 1 s after its
+ * requeue (AuthInfo, default 120 s): half of that, so that a pass holds
+ * it before.  The decay thread's.
+ */
+int cap_hold_watch_interval(void);
+
+/*
  * cap_hold_keys() - the held and exempt sets as of now into s's job keys
  * (unsorted), for a commit.  No Slurm lock needed.  RET TS_OK or
  * TS_ENOMEM.

@@ -4,6 +4,7 @@
  */
 #include "slurmctld_api.h"
 
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
@@ -404,6 +405,34 @@ static void maybe_reset(uint16_t *period, time_t *next, time_t now)
 }
 
 /*
+ * Wait on cycle_wake (cycle_mutex held) until the next cycle, wake;
+ * while an association is over its cap, come back every
+ * cap_hold_watch_interval() seconds before that to hold the pending jobs
+ * no priority call reached (requeued ones).  RET true when the wait is
+ * over (the time came, or a signal: stop or reconfigure).
+ */
+static bool wait_or_watch(const struct timespec *wake)
+{
+	struct timespec until = *wake;
+	struct priority_conf *c = conf_get();
+	time_t watch = cap_hold_watch_interval(), now = time(NULL);
+	bool watching = c && watch && now + watch < wake->tv_sec;
+
+	if (watching) {
+		until.tv_sec = now + watch;
+		until.tv_nsec = 0;
+	}
+	if (pthread_cond_timedwait(&cycle_wake, &cycle_mutex, &until) !=
+		    ETIMEDOUT ||
+	    !watching)
+		return true;
+	slurm_mutex_unlock(&cycle_mutex);
+	cap_hold_pass(c);
+	slurm_mutex_lock(&cycle_mutex);
+	return false;
+}
+
+/*
  * The decay thread: every PriorityCalcPeriod a usage reset when due
  * (maybe_reset()), one cycle (run_cycle()), then the state files, until
  * stopping is set; a reconfigure's new periods apply from the next turn.
@@ -456,9 +485,8 @@ static void *decay_thread(void *arg)
 
 		slurm_mutex_lock(&cycle_mutex);
 		wake.tv_sec += c->calc_period;
-		if (!stopping)
-			pthread_cond_timedwait(&cycle_wake, &cycle_mutex,
-					       &wake);
+		while (!stopping && !wait_or_watch(&wake))
+			;
 		if (stopping) {
 			slurm_mutex_unlock(&cycle_mutex);
 			break;

@@ -11,7 +11,9 @@
 #     makes the scheduler run, and the requeued job must not start.
 #     The first is requeued right after the cycle that set the cap and
 #     must not start in that pass, before the next cycle (Slurm before
-#     25.05 does not ask the plugin at requeue: a known gap, TODO there);
+#     25.05 does not ask the plugin at requeue: the plugin's watch passes
+#     between cycles, every cred_expire / 2 s while a cap is reached,
+#     hold it);
 #     the second is requeued ~15 s before a cycle, which must hold it
 #     (Priority=0, the cap's reason) before its EligibleTime; it must not
 #     start in the pass after that time and still pends two cycles after
@@ -73,24 +75,6 @@ caps_requeue_eligible()
 		"EligibleTime epoch '$CAPS_EL', requeued at $2" "$(cat "$3")" \
 		"$(scontrol show job "$1" 2>&1 | grep -E 'Priority|Reason|Time=|Restarts')"
 	return 1
-}
-
-# caps_requeue_fail SLURM_NUM NAME DIAG... - the requeue check failed:
-# not ok from Slurm 25.05 (its batch_requeue_fini asks the plugin for
-# a requeued job's priority; 25.05.8, 25.11.7 and 26.05.3 read), TODO
-# before (22.05 does not; 24.11 not read): only the next cycle can hold
-# the job there.
-caps_requeue_fail()
-{
-	local num=$1
-	shift
-	if [ "$num" -ge 250500 ]; then
-		not_ok "$@"
-	else
-		local name=$1
-		shift
-		todo "$name" "Slurm $TS_SLURM does not ask the plugin at requeue; only the next cycle holds the job (issue 20)" "$@"
-	fi
 }
 
 # caps_cycle_epochs_in - the epoch seconds of the fscap evaluations (one
@@ -215,8 +199,8 @@ scenario_caps_paths()
 	# Once rq's EligibleTime has passed, a job of bob makes the
 	# scheduler run before the next cycle: rq must not start in it.
 	# Slurm before 25.05 does not ask the plugin for a requeued job's
-	# priority (25.05's batch_requeue_fini does): only the cycle holds
-	# it, so there rq starts (a known gap, TODO).
+	# priority (25.05's batch_requeue_fini does): there a watch pass
+	# between cycles must hold it before its EligibleTime.
 	if caps_requeue_eligible "$rq" "$t_rq" "$snap/caps-rq.err"; then
 		poke=$(ts_submit bob -p lab -c 1 --wrap 'sleep 300')
 		all+=("$poke")
@@ -227,7 +211,7 @@ scenario_caps_paths()
 		   [ "$(ts_job_state "$rq")" = PENDING ]; then
 			ok "$P: $name (EligibleTime $((CAPS_EL - t_rq))s after the requeue, bob's job started $(($(caps_job_time "$poke" StartTime) - CAPS_EL))s after it; reason $(caps_reason "$rq"), priority $(caps_squeue "$rq" %Q))"
 		else
-			caps_requeue_fail "$TS_SLURM_NUM" "$P: $name" \
+			not_ok "$P: $name" \
 				"EligibleTime $((CAPS_EL - t_rq))s after the requeue, $n cycle(s) since the requeue; job $rq: $(ts_job_state "$rq"), bob's $(ts_job_state "$poke")" \
 				"$(cat "$snap/caps-requeue.out" "$snap/caps-rq.err")" \
 				"$(squeue -o '%i %u %a %T %Q %r %S' 2>&1)"
