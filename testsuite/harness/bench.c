@@ -523,6 +523,17 @@ static const char *commit_fn(const char *plugin)
 }
 
 /*
+ * name is function fn, or a copy gcc made of it (LTO's IPA passes
+ * rename one they change: "checkpoint_commit.isra.0").
+ */
+static bool same_fn(const char *name, const char *fn)
+{
+	size_t n = strlen(fn);
+
+	return !strncmp(name, fn, n) && (name[n] == '\0' || name[n] == '.');
+}
+
+/*
  * From one callgrind dump (written with --compress-strings=no and
  * --compress-pos=no): its total Ir into *total and, if fn, the inclusive
  * Ir of fn (its calls from other functions) into *incl.  RET 0 or -1.
@@ -543,7 +554,7 @@ static int read_dump(const char *path, const char *fn,
 			unsigned long long pos, ir;
 
 			cost_next = false;
-			if (fn && !strcmp(callee, fn) && strcmp(cur, fn) &&
+			if (fn && same_fn(callee, fn) && !same_fn(cur, fn) &&
 			    sscanf(line, "%llu %llu", &pos, &ir) == 2)
 				*incl += ir;
 		} else if (!strncmp(line, "fn=", 3)) {
