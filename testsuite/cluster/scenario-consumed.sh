@@ -78,10 +78,13 @@ cons_sleep()
 	ts_submit "$1" -p lab -c 2 -t 5 --wrap "sleep $CONS_SECS"
 }
 
+# The burners are ended with SIGKILL: on Slurm 25.05.8 and 25.11.7 a
+# batch job's children ignore timeout's SIGTERM, and the loops ran to
+# the time limit (job cancelled, TotalCPU 0).
 cons_burn()
 {
 	ts_submit "$1" -p lab -c 2 -t 5 --wrap \
-		"timeout $CONS_SECS sh -c 'while :; do :; done' & timeout $CONS_SECS sh -c 'while :; do :; done' & wait"
+		"timeout -s KILL $CONS_SECS sh -c 'while :; do :; done' & timeout -s KILL $CONS_SECS sh -c 'while :; do :; done' & wait"
 }
 
 # cons_close USAGE TOTALCPU - RawUsage (truncated) is TotalCPU within
