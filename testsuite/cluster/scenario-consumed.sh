@@ -78,13 +78,16 @@ cons_sleep()
 	ts_submit "$1" -p lab -c 2 -t 5 --wrap "sleep $CONS_SECS"
 }
 
-# The burners are ended with SIGKILL: on Slurm 25.05.8 and 25.11.7 a
-# batch job's children ignore timeout's SIGTERM, and the loops ran to
-# the time limit (job cancelled, TotalCPU 0).
+# The burner is one loop that times itself (bash's SECONDS), the job's
+# only process, so that no signal is needed to end it: with two loops
+# under timeout, on Slurm 25.11.7 timeout's SIGTERM did not end them,
+# and on 25.05.8 the script's shell never returned from "wait" (its
+# children stayed zombies): the job ran to its limit and was cancelled
+# with TotalCPU 0.  One CPU of the two burns.
 cons_burn()
 {
 	ts_submit "$1" -p lab -c 2 -t 5 --wrap \
-		"timeout -s KILL $CONS_SECS sh -c 'while :; do :; done' & timeout -s KILL $CONS_SECS sh -c 'while :; do :; done' & wait"
+		"exec bash -c 'SECONDS=0; while [ \$SECONDS -lt $CONS_SECS ]; do :; done'"
 }
 
 # cons_close USAGE TOTALCPU - RawUsage (truncated) is TotalCPU within
