@@ -354,14 +354,38 @@ ts_daemon_pid()
 	[ -s "$f" ] && awk '{ print $1; exit }' "$f"
 }
 
-# ts_pids_alive PID... - those of PID... still alive (zombies excluded:
-# PID 1 here reaps orphans only every few seconds).
-ts_pids_alive()
+# ts_pid_start PID - PID's start time (clock ticks after boot, field 22 of
+# /proc/PID/stat), empty once it is gone.
+ts_pid_start()
+{
+	sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $20 }'
+}
+
+# ts_pid_stamp PID... - each live PID as PID@START, so that a later
+# ts_pids_alive does not take another process for it: pid_max is 32768
+# here and the parallel labs wrap it within one run.
+ts_pid_stamp()
 {
 	local p st
 	for p in "$@"; do
+		st=$(ts_pid_start "$p")
+		[ -n "$st" ] && echo "$p@$st"
+	done
+}
+
+# ts_pids_alive PID[@START]... - those of them still alive (zombies
+# excluded: PID 1 here reaps orphans only every few seconds); one with
+# @START counts only while the process of that pid has that start time.
+ts_pids_alive()
+{
+	local t p st
+	for t in "$@"; do
+		p=${t%@*}
 		[ -r "/proc/$p/stat" ] || continue
+		if [ "$t" != "$p" ] && [ "$(ts_pid_start "$p")" != "${t#*@}" ]; then
+			continue
+		fi
 		st=$(sed 's/^.*) \(.\).*$/\1/' "/proc/$p/stat" 2>/dev/null)
-		[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ] && echo "$p"
+		[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ] && echo "$t"
 	done
 }

@@ -84,13 +84,13 @@ DOWN_DONE=0
 
 # down_and_check - stop the cluster and assert that no process it started
 # (every pid its pidfiles named, and any slurmstepd of its slurmds) is
-# alive afterwards.
+# alive afterwards. Each pid is kept with its start time (ts_pid_stamp).
 down_and_check()
 {
 	local alive stepds p
 	[ "$DOWN_DONE" = 1 ] && return
 	DOWN_DONE=1
-	PIDS=$(printf '%s\n' $PIDS $(ts_cluster_pids) | sort -un | xargs)
+	PIDS=$(printf '%s\n' $PIDS $(ts_pid_stamp $(ts_cluster_pids)) | sort -u | xargs)
 	"$TS_CLUSTER" down
 	# shellcheck disable=SC2086
 	alive=$(ts_pids_alive $PIDS | tr '\n' ' ')
@@ -114,7 +114,7 @@ if ! "$TS_CLUSTER" up --plugin "$PLUGIN" >"$UP_LOG" 2>&1; then
 		"$(cat "$UP_LOG")"
 	exit 1
 fi
-PIDS=$(ts_cluster_pids | tr '\n' ' ')
+PIDS=$(ts_pid_stamp $(ts_cluster_pids) | xargs)
 ok "$P: cluster up starts munged, mariadbd, slurmdbd, slurmctld with $PLUGIN and 4 slurmd ($(($(date +%s) - t0))s)"
 sed 's/^/# /' "$UP_LOG"
 

@@ -61,7 +61,7 @@ scenario_node_power()
 			"SlurmdStartTime before $t0, now $(slurmd_start_time "$node")" \
 			"$(sinfo -N 2>&1)"
 	fi
-	PIDS="$PIDS $pid1"
+	PIDS="$PIDS $(ts_pid_stamp "$pid1")"
 
 	"$TS_CLUSTER" node kill "$node" >/dev/null 2>&1
 	st=$("$TS_CLUSTER" node status "$node")
@@ -73,5 +73,5 @@ scenario_node_power()
 	fi
 	"$TS_CLUSTER" node on "$node" >/dev/null 2>&1
 	pid2=$(ts_daemon_pid "slurmd.$node")
-	[ -n "$pid2" ] && PIDS="$PIDS $pid2"
+	[ -n "$pid2" ] && PIDS="$PIDS $(ts_pid_stamp "$pid2")"
 }

@@ -52,7 +52,7 @@ echo "cluster_crash.sh pid $$ ($CONFIG) since $(date '+%F %T')" >"$TS_CLUSTER_DI
 cleanup()
 {
 	local pids
-	pids=$(ts_cluster_pids | xargs)
+	pids=$(ts_pid_stamp $(ts_cluster_pids) | xargs)
 	"$TS_CLUSTER" down >/dev/null 2>&1
 	mountpoint -q "$SMALL" && umount "$SMALL"
 	# shellcheck disable=SC2086
