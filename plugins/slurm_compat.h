@@ -34,6 +34,7 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "slurm/slurm.h"
@@ -114,6 +115,34 @@ static inline void ts_job_factors_set_direct(ts_job_factors_t *pf, double prio)
 #else
 	(void)pf;
 	(void)prio;
+#endif
+}
+
+/*
+ * ts_job_factors_zero_rest() - zero the fields of a job's factors that no
+ * priority computation sets (sprio's rows use them), as multifactor's
+ * memset() of the record does.  The asserts catch a release whose
+ * struct gained a field after the last one named here.
+ */
+static inline void ts_job_factors_zero_rest(ts_job_factors_t *pf)
+{
+	pf->tres_names = NULL;
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 11, 0)
+	pf->cluster_name = NULL;
+	pf->job_id = 0;
+	pf->partition = NULL;
+	pf->user_id = 0;
+	pf->direct_prio = 0.0;
+	_Static_assert(
+		sizeof(ts_job_factors_t) ==
+			offsetof(ts_job_factors_t, nice) + sizeof(uint32_t) + 4,
+		"priority_factors_object_t has a field treeshare does not know");
+#else
+	_Static_assert(
+		sizeof(ts_job_factors_t) ==
+			offsetof(ts_job_factors_t, tres_weights) +
+				sizeof(double *),
+		"priority_factors_t has a field treeshare does not know");
 #endif
 }
 

@@ -127,48 +127,79 @@ struct pass {
 };
 
 /*
- * One job of a pass: charged (with the pass's locks held, or, in Fair
- * Tree's charge pass, under the usage locks taken for it alone), then
- * prioritised; the locks are let go and retaken every CYCLE_CHUNK jobs.
+ * One job of Fair Tree's charge pass: the usage locks are taken around
+ * each running job's charge only, as multifactor takes them, not held
+ * across the pending jobs, which need none.
+ */
+static void charge_one(struct pass *ps, job_record_t *job)
+{
+	assoc_mgr_lock_t usage_locks = USAGE_LOCKS;
+	const struct priority_conf *c = ps->c;
+
+	ps->done++;
+	if (IS_JOB_FINISHED(job) || IS_JOB_COMPLETING(job) ||
+	    !charge_due(c, job))
+		return;
+	assoc_mgr_lock(&usage_locks);
+	(void)usage_charge_job(job, ps->from, ps->to, false, ps->decay,
+			       ps->windows, c->settings.consumed);
+	assoc_mgr_unlock(&usage_locks);
+}
+
+/*
+ * list_for_each_ro() callback of the charge pass: request this job's
+ * state, charge an older one.  Apart from pass_step(): it runs over
+ * every job to charge the few running ones, so it does no more.
+ */
+static int charge_step(void *x, void *arg)
+{
+	struct pass *ps = arg;
+	size_t i = ps->seen++;
+	job_record_t *job;
+
+	ps->ring[i & (PASS_RING - 1)] = x;
+	job_prio_prefetch(x, -1);
+	if (i < PASS_LAG)
+		return 0;
+	job = ps->ring[(i - PASS_LAG) & (PASS_RING - 1)];
+	/* Most jobs: pending, nothing to charge (charge_due()). */
+	if (IS_JOB_PENDING(job) &&
+	    !(ps->c->flags & PRIORITY_FLAGS_CALCULATE_RUNNING))
+		ps->done++;
+	else
+		charge_one(ps, job);
+	return 0;
+}
+
+/*
+ * One job of a pass that prioritises: charged first (with the pass's
+ * locks held) outside Fair Tree, then prioritised; the locks are let go
+ * and retaken every CYCLE_CHUNK jobs.
  */
 static void pass_job(struct pass *ps, job_record_t *job)
 {
-	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK, .qos = READ_LOCK };
 	const struct priority_conf *c = ps->c;
 	bool again = true;
 
-	if (!ps->locks) {
-		/* Fair Tree's charge pass: the usage locks per running job
-		 * only, as multifactor takes them, not across the pending. */
-		assoc_mgr_lock_t usage_locks = USAGE_LOCKS;
-
-		ps->done++;
-		if (IS_JOB_FINISHED(job) || IS_JOB_COMPLETING(job) ||
-		    !charge_due(c, job))
-			return;
-		assoc_mgr_lock(&usage_locks);
-		(void)usage_charge_job(job, ps->from, ps->to, false, ps->decay,
-				       ps->windows, c->settings.consumed);
-		assoc_mgr_unlock(&usage_locks);
-		return;
-	}
 	if (ps->what != PASS_PRIORITISE)
 		again = charge_job(c, job, ps->from, ps->to, ps->decay,
 				   ps->windows);
-	if (ps->what == PASS_PRIORITISE &&
-	    job_prio_needs_usage(c, job, &ps->memo)) {
+	if (again)
+		ps->changed |=
+			job_prio_recompute(c, &ps->p, job, ps->to, &ps->memo);
+	if (ps->memo.needs_write) {
 		/* Rare (algorithm switched): store it as Slurm does. */
+		assoc_mgr_lock_t write = { .assoc = WRITE_LOCK,
+					   .qos = READ_LOCK };
+
 		assoc_mgr_unlock(ps->locks);
 		assoc_mgr_lock(&write);
-		ps->memo.may_store = true;
+		ps->memo = (struct fs_memo){ .may_store = true };
 		ps->changed |=
 			job_prio_recompute(c, &ps->p, job, ps->to, &ps->memo);
-		ps->memo.may_store = false;
+		ps->memo = (struct fs_memo){ .read_only = true };
 		assoc_mgr_unlock(&write);
 		assoc_mgr_lock(ps->locks);
-	} else if (ps->what != PASS_CHARGE && again) {
-		ps->changed |=
-			job_prio_recompute(c, &ps->p, job, ps->to, &ps->memo);
 	}
 	if (!(++ps->done % CYCLE_CHUNK)) {
 		assoc_mgr_unlock(ps->locks);
@@ -181,18 +212,17 @@ static int pass_step(void *x, void *arg)
 {
 	struct pass *ps = arg;
 	size_t i = ps->seen++;
-	bool charge_only = ps->what == PASS_CHARGE;
 
 	ps->ring[i & (PASS_RING - 1)] = x;
-	job_prio_prefetch(x, charge_only ? -1 : 0);
-	if (!charge_only && i >= PASS_STAGE1) {
+	job_prio_prefetch(x, 0);
+	if (i >= PASS_STAGE1) {
 		job_record_t *ahead =
 			ps->ring[(i - PASS_STAGE1) & (PASS_RING - 1)];
 
 		job_prio_prefetch(ahead, 1);
 		fs_cache_prefetch(ahead->assoc_id);
 	}
-	if (!charge_only && i >= PASS_STAGE2)
+	if (i >= PASS_STAGE2)
 		job_prio_prefetch(ps->ring[(i - PASS_STAGE2) & (PASS_RING - 1)],
 				  2);
 	if (i >= PASS_LAG)
@@ -222,7 +252,8 @@ static void job_pass(enum job_pass what, const struct priority_conf *c,
 		.to = to,
 		.decay = decay,
 		.windows = cycle_windows(c),
-		.memo = { .may_store = what != PASS_PRIORITISE },
+		.memo = { .may_store = what != PASS_PRIORITISE,
+			  .read_only = what == PASS_PRIORITISE },
 		.locks = what == PASS_PRIORITISE ? &read
 			 : what == PASS_CHARGE	 ? NULL
 						 : &usage_locks,
@@ -232,9 +263,15 @@ static void job_pass(enum job_pass what, const struct priority_conf *c,
 		return;
 	if (ps.locks)
 		assoc_mgr_lock(ps.locks);
-	(void)list_for_each_ro(job_list, pass_step, &ps);
-	while (ps.done < ps.seen)
-		pass_job(&ps, ps.ring[ps.done & (PASS_RING - 1)]);
+	if (what == PASS_CHARGE) {
+		(void)list_for_each_ro(job_list, charge_step, &ps);
+		while (ps.done < ps.seen)
+			charge_one(&ps, ps.ring[ps.done & (PASS_RING - 1)]);
+	} else {
+		(void)list_for_each_ro(job_list, pass_step, &ps);
+		while (ps.done < ps.seen)
+			pass_job(&ps, ps.ring[ps.done & (PASS_RING - 1)]);
+	}
 	if (ps.locks)
 		assoc_mgr_unlock(ps.locks);
 	if (ps.changed)

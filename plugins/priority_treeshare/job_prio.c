@@ -46,22 +46,6 @@ static bool own_usage_on_demand(job_record_t *job)
 	return TS_STORES_FS_FACTOR && assoc_usage_is_unset(job->assoc_ptr);
 }
 
-bool job_prio_needs_usage(const struct priority_conf *c, job_record_t *job,
-			  struct fs_memo *memo)
-{
-	double f;
-
-	if (!c->calc_fairshare || !c->need_fs || !job->assoc_ptr ||
-	    !job->details || (job->direct_set_prio && job->priority > 0))
-		return false;
-	if (own_usage_on_demand(job))
-		return true;
-	/* A cached factor needs no usage. */
-	if (cached_fs(c, job, memo, &f))
-		return false;
-	return assoc_usage_is_unset(fs_assoc(job));
-}
-
 /*
  * The job's fair-share factor: Fair Tree's rank of its own association;
  * PBS's 2^-(fairshare_tree_usage / fairshare_perc) of its fs association,
@@ -81,15 +65,21 @@ static double job_fs(const struct priority_conf *c, job_record_t *job,
 
 	if (!c->calc_fairshare)
 		return 0;
-	if (own_usage_on_demand(job))
+	if (own_usage_on_demand(job)) {
+		if (memo->read_only)
+			goto needs_write;
 		assoc_usage_on_demand(job->assoc_ptr, c);
+	}
 	if (cached_fs(c, job, memo, &f))
 		return f;
 
 	a = fs_assoc(job);
 	u = a->usage;
-	if (assoc_usage_is_unset(a))
+	if (assoc_usage_is_unset(a)) {
+		if (memo->read_only)
+			goto needs_write;
 		assoc_usage_on_demand(a, c);
+	}
 	if (c->fs.algo == TS_FS_FAIR_TREE) {
 		f = job->assoc_ptr->usage->fs_factor;
 	} else if (c->fs.algo == TS_FS_PBS) {
@@ -113,6 +103,10 @@ static double job_fs(const struct priority_conf *c, job_record_t *job,
 	    job->assoc_ptr->id == job->assoc_id)
 		fs_cache_put(job->assoc_id, f);
 	return f;
+
+needs_write:
+	memo->needs_write = true;
+	return 0.0;
 }
 
 static void part_snapshot(part_record_t *part, struct ts_prio_part *out)
@@ -582,8 +576,7 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 	struct ts_prio_job snap;
 	struct ts_prio_factors f;
 	ts_job_factors_t *pf;
-	double tres_sum, *weights;
-	uint32_t n_tres;
+	double tres_sum;
 	uint32_t prio;
 	int capped;
 
@@ -601,30 +594,29 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 	if (job->part_ptr)
 		part_snapshot(job->part_ptr, &part);
 	job_snapshot(c, job, job->part_ptr ? &part : NULL, memo, &snap);
+	if (memo->needs_write)
+		return 0; /* nothing written: the caller retries */
 	if (c->formula)
 		return formula_compute(c, p, job, &snap, now,
 				       factors_reset(job, p));
 	/*
 	 * The weighted TRES factors go straight into the job's record;
-	 * the rest is stored in one assignment, which zeroes the fields
-	 * not computed, as a reset would.
+	 * the rest is stored field by field, the fields not computed
+	 * zeroed, as a reset would (a compound literal assigned to *pf is
+	 * built on the stack and copied: twice the stores, every job).
 	 */
 	pf = factors_arrays(job, p);
 	f.tres = pf->priority_tres;
 	tres_sum = ts_prio_weighted(p, &snap, now, &f);
-	weights = pf->tres_weights;
-	n_tres = pf->tres_cnt;
-	*pf = (ts_job_factors_t){ .priority_age = f.age,
-				  .priority_assoc = f.assoc,
-				  .priority_fs = f.fs,
-				  .priority_js = f.js,
-				  .priority_part = f.part,
-				  .priority_qos = f.qos,
-				  .priority_site = f.site,
-				  .priority_tres = f.tres,
-				  .tres_cnt = n_tres,
-				  .tres_weights = weights,
-				  .nice = f.nice };
+	pf->priority_age = f.age;
+	pf->priority_assoc = f.assoc;
+	pf->priority_fs = f.fs;
+	pf->priority_js = f.js;
+	pf->priority_part = f.part;
+	pf->priority_qos = f.qos;
+	pf->priority_site = f.site;
+	pf->nice = f.nice;
+	ts_job_factors_zero_rest(pf);
 
 	prio = ts_prio_total(&f, tres_sum, &capped);
 	if (capped)
@@ -656,6 +648,8 @@ bool job_prio_recompute(const struct priority_conf *c,
 	     !(c->flags & PRIORITY_FLAGS_CALCULATE_RUNNING)))
 		return false;
 	prio = job_prio_compute(c, p, job, now, memo);
+	if (memo->needs_write)
+		return false;
 	if (!(c->flags & PRIORITY_FLAGS_INCR_ONLY) || job->priority < prio) {
 		job->priority = prio;
 		return true;

@@ -10,7 +10,8 @@
  * { .assoc = READ_LOCK, .qos = READ_LOCK } at least.  When a job's
  * association has no effective usage yet (classic fair share fills users
  * on demand) it is computed and stored, which needs .assoc = WRITE_LOCK:
- * job_prio_needs_usage() tells the caller beforehand.
+ * a caller with the read lock sets fs_memo.read_only and learns it from
+ * fs_memo.needs_write.
  */
 #ifndef PT_JOB_PRIO_H
 #define PT_JOB_PRIO_H
@@ -25,29 +26,28 @@
 /*
  * A job's fair-share factor comes from fs_cache.h's cache, else from its
  * association's record.  may_store: the caller holds the association
- * write lock, so a factor computed from the record is cached.  The rest
- * is the last association whose factor was computed from its record
- * (the factor is a pow()).  Start each use with { .may_store = ... }.
+ * write lock, so a factor computed from the record is cached.
+ * read_only: the caller holds the read lock only; a job whose usage must
+ * be computed and stored is left as it was, needs_write set, for the
+ * caller to compute again under the write lock (rare: a classic user's
+ * first job since its usage was reset).  The rest is the last
+ * association whose factor was computed from its record (the factor is
+ * a pow()).  Start each use with { .may_store = ..., .read_only = ... }.
  */
 struct fs_memo {
 	bool may_store;
+	bool read_only;
+	bool needs_write;
 	const slurmdb_assoc_rec_t *assoc;
 	long double usage_efctv;
 	double shares_norm;
 	double factor;
 	/* The last factor found in the cache, for association hit_id (0:
-	 * none): job_prio_needs_usage() looks it up, the compute reuses it
-	 * (the cache changes only at write back, not during a pass). */
+	 * none): the next job of the same association reuses it (the cache
+	 * changes only at write back, not during a pass). */
 	uint32_t hit_id;
 	double hit;
 };
-
-/*
- * job_prio_needs_usage() - the job's fair share would compute and store
- * its association's usage.
- */
-bool job_prio_needs_usage(const struct priority_conf *c, job_record_t *job,
-			  struct fs_memo *memo);
 
 /*
  * job_prio_compute() - Slurm's _get_priority_internal(): the factors of

@@ -276,16 +276,33 @@ extern int fini(void)
 	return SLURM_SUCCESS;
 }
 
+/*
+ * priority_p_set() for a job whose user's usage is to be computed now
+ * and kept, as in Slurm: under the association write lock, where caps
+ * published since the read lock was let go may hold it.
+ */
+static uint32_t set_storing_usage(const struct priority_conf *c,
+				  const struct ts_prio_config *p,
+				  job_record_t *job)
+{
+	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK, .qos = READ_LOCK };
+	struct fs_memo memo = { .may_store = true };
+	uint32_t prio = 0;
+
+	assoc_mgr_lock(&write);
+	if (!cap_hold_at_set(job))
+		prio = job_prio_compute(c, p, job, time(NULL), &memo);
+	assoc_mgr_unlock(&write);
+	return prio;
+}
+
 extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 {
 	assoc_mgr_lock_t read = { .assoc = READ_LOCK, .qos = READ_LOCK };
-	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK, .qos = READ_LOCK };
-	assoc_mgr_lock_t *locks = &read;
 	struct priority_conf *c;
 	struct ts_prio_config p;
-	struct fs_memo memo = { 0 };
-	uint32_t prio;
-	bool held;
+	struct fs_memo memo = { .read_only = true };
+	uint32_t prio = 0;
 
 	(void)last_prio;
 	if (!(c = conf_get()))
@@ -306,23 +323,13 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	job_prio_prefetch(job_ptr, 1);
 	p = conf_prio_now(c);
 
-	assoc_mgr_lock(locks);
+	assoc_mgr_lock(&read);
 	/* fscap=: a job of a capped association is held, not prioritised. */
-	held = cap_hold_at_set(job_ptr);
-	if (!held && job_prio_needs_usage(c, job_ptr, &memo)) {
-		/* Its user's usage is computed now and kept, as in Slurm. */
-		assoc_mgr_unlock(locks);
-		locks = &write;
-		assoc_mgr_lock(locks);
-		/* Caps published in between hold it now. */
-		held = cap_hold_at_set(job_ptr);
-	}
-	memo.may_store = locks == &write;
-	if (held)
-		prio = 0;
-	else
+	if (!cap_hold_at_set(job_ptr))
 		prio = job_prio_compute(c, &p, job_ptr, time(NULL), &memo);
-	assoc_mgr_unlock(locks);
+	assoc_mgr_unlock(&read);
+	if (memo.needs_write)
+		prio = set_storing_usage(c, &p, job_ptr);
 
 	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
 	       prio);
