@@ -117,6 +117,17 @@ static int set_reserve(struct ts_usage_set *set, size_t n, size_t v)
 	return 0;
 }
 
+long ts_usage_state_add_leaf(struct ts_usage_state *s)
+{
+	size_t n = s->leaf.n;
+
+	if (n == s->leaf.cap &&
+	    set_reserve(&s->leaf, n + n / 2 + 16, ts_usage_state_values(s)))
+		return -1;
+	s->leaf.n = n + 1;
+	return (long)n;
+}
+
 int ts_usage_state_reserve(struct ts_usage_state *s, uint32_t n_tres,
 			   size_t n_assoc, size_t n_leaf, size_t n_qos,
 			   struct ts_error *err)

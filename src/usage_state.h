@@ -130,6 +130,14 @@ int ts_usage_state_reserve(struct ts_usage_state *s, uint32_t n_tres,
 			   size_t n_assoc, size_t n_leaf, size_t n_qos,
 			   struct ts_error *err);
 
+/*
+ * ts_usage_state_add_leaf() - room for one more leaf usage after the
+ * leaf.n there are (kept, grown by half when full), leaf.n counting it;
+ * for a caller that learns the leaves as it fills the associations.
+ * RET its index, or -1 when out of memory (s as it was).
+ */
+long ts_usage_state_add_leaf(struct ts_usage_state *s);
+
 /* ts_usage_state_free() - free s's arrays and zero it.  Idempotent. */
 void ts_usage_state_free(struct ts_usage_state *s);
 

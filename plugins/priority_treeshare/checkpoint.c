@@ -135,17 +135,11 @@ static bool separate_leaf(const slurmdb_assoc_rec_t *a)
 	return a->leaf_usage && a->leaf_usage != a->usage;
 }
 
-/* list_for_each_ro() callback: count the separate leaf usages. */
-static int count_leaf(void *x, void *arg)
-{
-	*(size_t *)arg += separate_leaf(x);
-	return 0;
-}
-
 /* One walk's place in the snapshot. */
 struct walk {
 	struct ts_usage_state *s;
-	size_t v, i, l;
+	size_t v, i;
+	bool nomem; /* a leaf usage found no room */
 };
 
 /* list_for_each_ro() callback: one association's usage; -1 stops. */
@@ -159,10 +153,16 @@ static int put_assoc(void *x, void *arg)
 		return -1;
 	s->assoc.id[w->i] = a->id;
 	PUT_USAGE(&s->assoc.val[w->i++ * w->v], a->usage, s->n_tres);
-	if (separate_leaf(a) && w->l < s->leaf.n) {
-		s->leaf.id[w->l] = a->id;
-		PUT_USAGE(&s->leaf.val[w->l++ * w->v], a->leaf_usage,
-			  s->n_tres);
+	/* Few accounts have one: found here, not counted in a walk before. */
+	if (separate_leaf(a)) {
+		long l = ts_usage_state_add_leaf(s);
+
+		if (l < 0) {
+			w->nomem = true;
+			return -1;
+		}
+		s->leaf.id[l] = a->id;
+		PUT_USAGE(&s->leaf.val[l * w->v], a->leaf_usage, s->n_tres);
 	}
 	return 0;
 }
@@ -194,7 +194,7 @@ static int snapshot(struct ts_usage_state *s, time_t ran, time_t reset,
 				   .qos = READ_LOCK,
 				   .tres = READ_LOCK };
 	struct walk w = { .s = s };
-	size_t n_assoc, n_leaf = 0, n_qos;
+	size_t n_assoc, n_qos;
 	uint32_t t, n_tres;
 	bool in_use;
 	int rc;
@@ -206,10 +206,7 @@ static int snapshot(struct ts_usage_state *s, time_t ran, time_t reset,
 	n_tres = g_tres_count;
 	n_assoc = assoc_mgr_assoc_list ? list_count(assoc_mgr_assoc_list) : 0;
 	n_qos = assoc_mgr_qos_list ? list_count(assoc_mgr_qos_list) : 0;
-	if (n_assoc)
-		(void)list_for_each_ro(assoc_mgr_assoc_list, count_leaf,
-				       &n_leaf);
-	rc = ts_usage_state_reserve(s, n_tres, n_assoc, n_leaf, n_qos, err);
+	rc = ts_usage_state_reserve(s, n_tres, n_assoc, 0, n_qos, err);
 	if (rc) {
 		assoc_mgr_unlock(&locks);
 		return -1;
@@ -219,6 +216,14 @@ static int snapshot(struct ts_usage_state *s, time_t ran, time_t reset,
 		s->tres_id[t] = assoc_mgr_tres_array[t]->id;
 	if (n_assoc)
 		(void)list_for_each_ro(assoc_mgr_assoc_list, put_assoc, &w);
+	if (w.nomem) {
+		assoc_mgr_unlock(&locks);
+		ts_error_set(
+			err, TS_ENOMEM, -1,
+			"cannot allocate the leaf usages of %zu associations",
+			n_assoc);
+		return -1;
+	}
 	w.i = 0;
 	if (n_qos)
 		(void)list_for_each_ro(assoc_mgr_qos_list, put_qos, &w);

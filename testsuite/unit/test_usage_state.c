@@ -1043,6 +1043,50 @@ START_TEST(stored_value_from_bits_equals_frexp)
 }
 END_TEST
 
+/*
+ * Leaves added one at a time, past every growth of their arrays, keep
+ * what was written before, in order; a reserve for the next fill starts
+ * them at 0 again with the room kept; a change of TRES count (records of
+ * another size) still grows them right.
+ */
+START_TEST(leaves_added_one_by_one_keep_every_value_through_growth)
+{
+	struct ts_usage_state s = { 0 };
+	struct ts_error err = TS_ERROR_INIT;
+	size_t v, i, k, n = 1000, cap;
+	unsigned tres;
+
+	for (tres = 2; tres <= 5; tres += 3) {
+		ck_assert_int_eq(
+			ts_usage_state_reserve(&s, tres, 4, 0, 1, &err), TS_OK);
+		ck_assert_uint_eq(s.leaf.n, 0);
+		v = ts_usage_state_values(&s);
+		for (i = 0; i < n; i++) {
+			long l = ts_usage_state_add_leaf(&s);
+
+			ck_assert_int_eq(l, (long)i);
+			ck_assert_uint_eq(s.leaf.n, i + 1);
+			ck_assert_uint_ge(s.leaf.cap, s.leaf.n);
+			s.leaf.id[l] = (uint32_t)(i + 1);
+			for (k = 0; k < v; k++)
+				s.leaf.val[l * v + k] = (long double)i * v + k;
+		}
+		for (i = 0; i < n; i++) {
+			ck_assert_uint_eq(s.leaf.id[i], i + 1);
+			for (k = 0; k < v; k++)
+				ck_assert(s.leaf.val[i * v + k] ==
+					  (long double)i * v + k);
+		}
+		cap = s.leaf.cap;
+		ck_assert_int_eq(
+			ts_usage_state_reserve(&s, tres, 4, 0, 1, &err), TS_OK);
+		ck_assert_uint_eq(s.leaf.n, 0);
+		ck_assert_uint_eq(s.leaf.cap, cap);
+	}
+	ts_usage_state_free(&s);
+}
+END_TEST
+
 Suite *suite_usage_state(void)
 {
 	Suite *s = suite_create("usage_state");
@@ -1071,6 +1115,8 @@ Suite *suite_usage_state(void)
 	tcase_add_test(tc, sanitize_zeroes_what_encode_refuses_and_counts_it);
 	tcase_add_test(tc,
 		       sorting_again_with_the_kept_order_equals_a_fresh_sort);
+	tcase_add_test(tc,
+		       leaves_added_one_by_one_keep_every_value_through_growth);
 	suite_add_tcase(s, tc);
 	return s;
 }
