@@ -62,6 +62,7 @@
 #include "src/window_store.h"
 
 #include "cap_hold.h"
+#include "consumed_usage.h"
 #include "checkpoint.h"
 #include "priority_conf.h"
 #include "usage_windows.h"
@@ -230,6 +231,7 @@ static int snapshot(struct ts_usage_state *s, time_t ran, time_t reset,
 	s->saved_at = (int64_t)time(NULL);
 	s->last_ran = (int64_t)ran;
 	s->last_reset = (int64_t)reset;
+	s->consumed_since = (int64_t)consumed_usage_since();
 	rc = usage_windows_image(s->saved_at, &s->windows, &s->windows_len,
 				 &in_use);
 	assoc_mgr_unlock(&locks);
@@ -696,6 +698,7 @@ static void resume(const struct found *f, time_t *ran, time_t *reset)
 	/* clang-format on */
 	/* name the copy read: .prev when the current one was refused */
 	restore_usage(u, f->unit_path, f->ust.used_prev ? ".prev" : "");
+	consumed_usage_restore((time_t)u->consumed_since);
 	*ran = (time_t)u->last_ran;
 	*reset = (time_t)u->last_reset;
 }
