@@ -552,11 +552,12 @@ int ts_usage_state_encode_into(const struct ts_usage_state *s,
 	bool keys = s->held.n || s->exempt.n || since;
 
 	img->len = 0;
+	/* clang-format off */
 	if (s->consumed_since < 0)
 		return ts_error_set(err, TS_EINVAL, -1,
-				    "usage_metric=consumed since %" PRId64
-				    " is negative",
+				    "usage_metric=consumed since %" PRId64 " is negative",
 				    s->consumed_since);
+	/* clang-format on */
 	body = 4 * (uint64_t)s->n_tres +
 	       (s->assoc.n + s->leaf.n + s->qos.n) * record_bytes(s->n_tres) +
 	       s->windows_len;

@@ -196,6 +196,7 @@ static int snapshot(struct ts_usage_state *s, time_t ran, time_t reset,
 				   .qos = READ_LOCK,
 				   .tres = READ_LOCK };
 	struct walk w = { .s = s };
+	const struct priority_conf *c = conf_get();
 	size_t n_assoc, n_qos;
 	uint32_t t, n_tres;
 	bool in_use;
@@ -232,7 +233,9 @@ static int snapshot(struct ts_usage_state *s, time_t ran, time_t reset,
 	s->saved_at = (int64_t)time(NULL);
 	s->last_ran = (int64_t)ran;
 	s->last_reset = (int64_t)reset;
-	s->consumed_since = (int64_t)consumed_usage_since();
+	s->consumed_since = c && c->settings.consumed
+				    ? (int64_t)c->consumed_since
+				    : 0; /* usage_metric=dedicated */
 	rc = usage_windows_image(s->saved_at, &s->windows, &s->windows_len,
 				 &in_use);
 	assoc_mgr_unlock(&locks);

@@ -59,13 +59,6 @@ void consumed_usage_adopt(struct priority_conf *c)
 		 TS_USAGE_STATE_FILE);
 }
 
-time_t consumed_usage_since(void)
-{
-	const struct priority_conf *c = conf_get();
-
-	return c && c->settings.consumed ? c->consumed_since : 0;
-}
-
 void consumed_usage_switched(const struct priority_conf *c,
 			     const struct priority_conf *old)
 {

@@ -53,9 +53,6 @@ void consumed_usage_restore(time_t since);
  */
 void consumed_usage_adopt(struct priority_conf *c);
 
-/* consumed_usage_since() - the conf in force's consumed_since (0: none). */
-time_t consumed_usage_since(void);
-
 /* consumed_usage_switched() - log a reconfigure's switch of metric. */
 void consumed_usage_switched(const struct priority_conf *c,
 			     const struct priority_conf *old);
