@@ -81,6 +81,14 @@ struct priority_conf {
 	struct ts_prio_config factors;
 	double *tres_ones; /* factors.w_tres with formula= */
 	bool need_fs;	   /* a job's fair-share factor is used */
+	/*
+	 * usage_metric=consumed in force since (0: dedicated): a job whose
+	 * run started before is charged dedicated to its end, one started
+	 * at or after consumed (consumed_usage_of()).  Kept from old while
+	 * consumed stays, else the build's time; at start the committed
+	 * one (consumed_usage_adopt()).
+	 */
+	time_t consumed_since;
 };
 
 /*
@@ -120,14 +128,6 @@ void conf_fini(void);
  * 2^(-1/hl), kept for parity; 1 (no decay) when hl is 0.
  */
 double conf_decay_factor(uint32_t hl);
-
-/*
- * conf_error_once() - error(line), unless it is the line logged last:
- * when init() fails, Slurm's plugin loader calls it a second time (the
- * plugin is linked -z nodelete, so the memory of the last line survives),
- * and an administrator reads each refusal once.
- */
-void conf_error_once(const char *line);
 
 /* conf_cluster_now() - the cluster's CPU and node counts now into p. */
 static inline void conf_cluster_now(struct ts_prio_config *p)

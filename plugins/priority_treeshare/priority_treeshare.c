@@ -29,6 +29,7 @@
 #include "assoc_tree.h"
 #include "cap_hold.h"
 #include "checkpoint.h"
+#include "consumed_usage.h"
 #include "cycle.h"
 #include "factors_rpc.h"
 #include "fs_cache.h"
@@ -124,6 +125,7 @@ static int start_fair_share(struct priority_conf *c, const char *outcome)
 		info("%s: no usage_window: usage decays by PriorityDecayHalfLife, from RawUsage as it is; the saved usage windows are kept in %s, and setting usage_window again resumes them",
 		     plugin_type, TS_USAGE_STATE_FILE);
 	/* clang-format on */
+	consumed_usage_adopt(c);
 	assoc_mgr_lock(&write);
 	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
 	assoc_mgr_unlock(&write);
@@ -363,6 +365,7 @@ extern void priority_p_reconfig(bool assoc_clear)
 		}
 		if (in_ctld) {
 			log_active(c, old);
+			consumed_usage_switched(c, old);
 			usage_windows_reconfigure(c, time(NULL));
 		}
 		conf_install(c);
@@ -408,7 +411,7 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 	return ts_classic_factor(usage_efctv, shares_norm, damp);
 }
 
-#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 5, 0)
+#if TS_PLUGIN_FILTERS_SPRIO
 /* 22.05: the request's filters applied here, the job locks taken here. */
 extern list_t *
 priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg,
@@ -454,6 +457,6 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	assoc_mgr_lock(&locks);
 	(void)usage_charge_job(job_ptr, ran, time(NULL), true, decay,
 			       c && cycle_windows(c),
-			       c && c->settings.consumed);
+			       consumed_usage_of(c, job_ptr));
 	assoc_mgr_unlock(&locks);
 }
