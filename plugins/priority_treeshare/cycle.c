@@ -5,7 +5,6 @@
 #include "slurmctld_api.h"
 
 #include <errno.h>
-#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "fs_cache.h"
 #include "job_prio.h"
 #include "usage.h"
+#include "src/usage_charge.h"
 #include "usage_windows.h"
 
 /* Jobs between two takes of assoc_mgr's locks in a job pass. */
@@ -362,10 +362,8 @@ static void run_cycle(const struct priority_conf *c, time_t start)
 
 	cycle_usage_clock(&ran, &decay);
 	if (ran && (delta = difftime(start, ran)) > 0) {
-		double real = pow(decay, delta);
+		double real = ts_decay_over(decay, delta);
 
-		if (real < DBL_MIN)
-			real = DBL_MIN;
 		/* clang-format off */
 		log_flag(PRIO,
 			 "%s: Decay factor over %g seconds goes from %.15f -> %.15f",

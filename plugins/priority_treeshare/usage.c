@@ -14,6 +14,7 @@
 
 #include "src/common/slurm_time.h"
 
+#include "src/usage_charge.h"
 #include "usage_windows.h"
 
 #define SECS_PER_DAY  (24 * 60 * 60)
@@ -272,14 +273,8 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 	if (job->end_time_exp == (time_t)NO_VAL)
 		return false;
 
-	if (job->start_time > from)
-		from = job->start_time;
-	/* A job past its limit has an end_time in the past: only at end. */
-	if (job->end_time && at_end && to > job->end_time)
-		to = job->end_time;
-	run = difftime(to, from);
-	if (run < 0)
-		run = 0;
+	run = ts_charge_run(job->start_time, job->end_time, at_end, from, to,
+			    &from);
 
 	/*
 	 * The run seconds to give back: Slurm reserved TRES x time limit at
@@ -308,7 +303,7 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 	memset(tres_nodecay, 0, sizeof(tres_nodecay));
 
 	/* Usage spread evenly over [from, to], decayed to "to". */
-	wall_decay = run * pow(decay, run);
+	wall_decay = ts_charge_wall(run, decay);
 	billable = billable_tres(job, from);
 	used_decay = wall_decay * billable;
 	used_nodecay = run * billable;
