@@ -193,6 +193,28 @@ static void decay_all(struct run *r)
 		r->view.usage[i] *= f;
 }
 
+/*
+ * The plugin's maybe_reset(): is PriorityUsageResetPeriod's reset due at
+ * the cycle at now (done cycles before it)?  NOW resets at the first.
+ */
+static bool reset_due(enum ts_reset_period period, size_t done,
+		      int64_t *last_reset, int64_t *next, int64_t now)
+{
+	if (period == TS_RESET_NOW)
+		return !done;
+	if (period == TS_RESET_NONE)
+		return false;
+	if (!*next)
+		*next = (int64_t)ts_next_reset(period, (time_t)*last_reset,
+					       (time_t)now);
+	if (!*next || now < *next)
+		return false;
+	*last_reset = *next;
+	*next = (int64_t)ts_next_reset(period, (time_t)*last_reset,
+				       (time_t)now);
+	return true;
+}
+
 int ts_replay_run(const struct ts_tree *t, const struct ts_sacct_job *jobs,
 		  size_t n, const struct ts_replay_conf *c, ts_replay_fn fn,
 		  void *arg, struct ts_replay_stats *stats,
@@ -201,7 +223,7 @@ int ts_replay_run(const struct ts_tree *t, const struct ts_sacct_job *jobs,
 	struct run r = { .src = t, .job = jobs, .c = c };
 	struct ts_replay_stats st = { 0 };
 	size_t i, next = 0, next_end = 0, m = n ? n : 1;
-	int64_t ran, now, last;
+	int64_t ran, now, last, last_reset = c->start, next_reset = 0;
 	int rc;
 
 	rc = check(t, jobs, n, c, err);
@@ -250,6 +272,11 @@ int ts_replay_run(const struct ts_tree *t, const struct ts_sacct_job *jobs,
 				r.act[r.n_act++] = r.by_start[next];
 		}
 		end_charges(&r, ran, now);
+		if (reset_due(c->reset, st.cycles, &last_reset, &next_reset,
+			      now)) {
+			memset(r.view.usage, 0, t->n * sizeof(*r.view.usage));
+			st.resets++;
+		}
 		if (c->fs.algo == TS_FS_CLASSIC ||
 		    c->fs.algo == TS_FS_DEPTH_OBLIVIOUS) {
 			rc = compute(&r, err);

@@ -13,6 +13,8 @@
  * Between two cycles at ran and t = ran + period:
  *   1. each job that ended in (ran, t] is charged at its end, its
  *      run seconds of [max(ran, start), end] (dedicated usage only);
+ *      then, when PriorityUsageResetPeriod's time has come (NOW: at the
+ *      first cycle), all usage is zeroed (ts_next_reset());
  *   2. classic and depth_oblivious: fair share is computed, from the
  *      usage before this cycle's decay and charges (as multifactor);
  *   3. all usage decays by d^period;
@@ -25,7 +27,7 @@
  *      cycle's fair-share figures.
  * A charge goes to the job's association and every ancestor up to the
  * root.  Not replayed (yet): QOS UsageFactor (taken as 1),
- * PriorityUsageResetPeriod, usage_window=, share changes over time.
+ * usage_window=, share changes over time.
  *
  * Memory: the tree's usage and results, and three job indexes (n jobs
  * each), allocated once per run; nothing is allocated per cycle.
@@ -41,14 +43,16 @@
 #include "fairshare.h"
 #include "sacct_jobs.h"
 #include "tree.h"
+#include "usage_charge.h"
 
 struct ts_replay_conf {
 	struct ts_fs_config fs;
-	uint32_t period; /* PriorityCalcPeriod, s, > 0 */
-	double decay;	 /* per second (ts_decay_per_second()) */
-	bool consumed;	 /* usage_metric=consumed */
-	int64_t start;	 /* usage is 0 here; the first cycle is a period on */
-	int64_t end;	 /* the last cycle is the first at or after end */
+	uint32_t period;	    /* PriorityCalcPeriod, s, > 0 */
+	double decay;		    /* per second (ts_decay_per_second()) */
+	bool consumed;		    /* usage_metric=consumed */
+	enum ts_reset_period reset; /* PriorityUsageResetPeriod */
+	int64_t start; /* usage is 0 here; the first cycle is a period on */
+	int64_t end;   /* the last cycle is the first at or after end */
 };
 
 struct ts_replay_sample {
@@ -61,6 +65,7 @@ struct ts_replay_sample {
 /* What a run did not charge, by reason (nothing is dropped unseen). */
 struct ts_replay_stats {
 	size_t cycles;
+	size_t resets;	     /* PriorityUsageResetPeriod's zeroings */
 	size_t charged;	     /* jobs charged at least once */
 	size_t before_start; /* ended at or before start: not charged */
 	size_t after_end;    /* started at or after the last cycle */

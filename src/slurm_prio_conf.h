@@ -31,16 +31,7 @@
 #include <stdint.h>
 
 #include "error.h"
-
-enum ts_reset_period {
-	TS_RESET_NONE,
-	TS_RESET_NOW,
-	TS_RESET_DAILY,
-	TS_RESET_WEEKLY,
-	TS_RESET_MONTHLY,
-	TS_RESET_QUARTERLY,
-	TS_RESET_YEARLY,
-};
+#include "usage_charge.h"
 
 struct ts_slurm_prio {
 	uint32_t decay_hl;    /* s; 0: none */

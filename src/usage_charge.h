@@ -9,6 +9,7 @@
  *   decay       usage *= d^dt over dt seconds, never below DBL_MIN
  *   charge      a job that ran run seconds of [from, to] adds
  *               run * d^run * billable (times its QOS UsageFactor)
+ *   reset       all usage zeroed at PriorityUsageResetPeriod's times
  *
  * Note that d^halflife is about, not exactly, 1/2 (0.693 is Slurm's).
  */
@@ -39,5 +40,25 @@ double ts_charge_run(time_t start, time_t end, bool at_end, time_t from,
 
 /* ts_charge_wall() - run seconds as charged at the end of them: run * d^run. */
 double ts_charge_wall(double run, double decay);
+
+/* PriorityUsageResetPeriod, in Slurm's order (its PRIORITY_RESET_*). */
+enum ts_reset_period {
+	TS_RESET_NONE,
+	TS_RESET_NOW,
+	TS_RESET_DAILY,
+	TS_RESET_WEEKLY,
+	TS_RESET_MONTHLY,
+	TS_RESET_QUARTERLY,
+	TS_RESET_YEARLY,
+};
+
+/*
+ * ts_next_reset() - the first reset time after last_reset for period
+ * (TS_RESET_DAILY .. YEARLY), local midnight based as Slurm's; for daily
+ * and weekly periods, never more than one period before now.
+ * RET 0 for other periods.
+ */
+time_t ts_next_reset(enum ts_reset_period period, time_t last_reset,
+		     time_t now);
 
 #endif /* TS_USAGE_CHARGE_H */

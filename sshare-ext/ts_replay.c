@@ -174,16 +174,13 @@ static int read_conf(const char *path, struct ts_replay_conf *rc,
 		return fail(
 			"%s: %s: not replayed yet (ts-replay(1), BUGS)", path,
 			set->usage_window ? "usage_window=" : "fs_targets=");
-	if (p.reset != TS_RESET_NONE && p.reset != TS_RESET_NOW)
-		return fail("%s: %s: not replayed yet (ts-replay(1), BUGS)",
-			    path,
-			    "PriorityUsageResetPeriod other than NONE or NOW");
 	rc->fs.algo = ts_settings_algo(set, p.fair_tree, p.depth_oblivious);
 	rc->fs.damp = p.damp;
 	rc->fs.ft_flags = TS_FT_AS_RUN;
 	rc->period = p.calc_period;
 	rc->decay = ts_decay_per_second(p.decay_hl);
 	rc->consumed = set->consumed;
+	rc->reset = p.reset;
 	return 0;
 }
 
@@ -451,8 +448,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "ts-replay: skipped %zu %s\n",
 				sum.skipped[i], ts_sacct_skip_name(i));
 	fprintf(stderr,
-		"ts-replay: %zu cycles; %zu jobs charged, %zu ended before --start, %zu started after the last cycle",
-		st.cycles, st.charged, st.before_start, st.after_end);
+		"ts-replay: %zu cycles, %zu usage resets; %zu jobs charged, %zu ended before --start, %zu started after the last cycle",
+		st.cycles, st.resets, st.charged, st.before_start,
+		st.after_end);
 	if (rc.consumed)
 		fprintf(stderr, ", %zu ended without TotalCPU", st.no_cpu);
 	fputc('\n', stderr);

@@ -407,6 +407,15 @@ static void run_cycle(const struct priority_conf *c, time_t start)
 	cap_hold_pass(c);
 }
 
+_Static_assert(PRIORITY_RESET_NONE == TS_RESET_NONE &&
+		       PRIORITY_RESET_NOW == TS_RESET_NOW &&
+		       PRIORITY_RESET_DAILY == TS_RESET_DAILY &&
+		       PRIORITY_RESET_WEEKLY == TS_RESET_WEEKLY &&
+		       PRIORITY_RESET_MONTHLY == TS_RESET_MONTHLY &&
+		       PRIORITY_RESET_QUARTERLY == TS_RESET_QUARTERLY &&
+		       PRIORITY_RESET_YEARLY == TS_RESET_YEARLY,
+	       "src/usage_charge.h's periods are Slurm's PRIORITY_RESET_*");
+
 /* PriorityUsageResetPeriod; now is the cycle's start. */
 static void maybe_reset(uint16_t *period, time_t *next, time_t now)
 {
@@ -426,12 +435,14 @@ static void maybe_reset(uint16_t *period, time_t *next, time_t now)
 		break;
 	default:
 		if (!*next)
-			*next = usage_next_reset(*period, reset, time(NULL));
+			*next = ts_next_reset((enum ts_reset_period) * period,
+					      reset, time(NULL));
 		if (!*next || now < *next)
 			return;
 		usage_reset();
 		reset = *next;
-		*next = usage_next_reset(*period, reset, time(NULL));
+		*next = ts_next_reset((enum ts_reset_period) * period, reset,
+				      time(NULL));
 		break;
 	}
 	slurm_mutex_lock(&cycle_mutex);

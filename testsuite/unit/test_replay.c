@@ -208,6 +208,39 @@ START_TEST(replay_fair_tree_ranks)
 }
 END_TEST
 
+START_TEST(replay_daily_usage_reset_at_local_midnight)
+{
+	/* bob's job runs 23:00 to 01:00 UTC; PriorityUsageResetPeriod=DAILY */
+	struct ts_sacct_job j = { .start = 1800057600 - 3600,
+				  .end = 1800057600 + 3600,
+				  .billing = 1,
+				  .node = BOB };
+	struct ts_replay_conf c =
+		conf(TS_FS_CLASSIC, 0, 1800057600 - 3600, 1800057600 + 3600);
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_replay_stats st;
+	struct ts_tree t;
+	struct series z;
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	ck_assert_int_eq(1800057600 % 86400, 0); /* midnight */
+	c.reset = TS_RESET_DAILY;
+	load_seed000(&t);
+	memset(&z, 0, sizeof(z));
+	ck_assert_int_eq(ts_replay_run(&t, &j, 1, &c, keep, &z, &st, &err),
+			 TS_OK);
+	ck_assert_uint_eq(z.n, 24);
+	ck_assert_uint_eq(st.resets, 1);
+	/* no decay: 300 s a cycle adds up until midnight's cycle... */
+	ck_assert_double_eq((double)z.usage[10][BOB], 11 * 300);
+	ck_assert_double_eq((double)z.usage[11][BOB], 300);
+	/* ...which starts from 0 and charges its own period only */
+	ck_assert_double_eq((double)z.usage[23][BOB], 13 * 300);
+	ts_tree_free(&t);
+}
+END_TEST
+
 /* A small deterministic generator (no libc rand state shared). */
 static uint64_t lcg(uint64_t *s)
 {
@@ -468,6 +501,7 @@ Suite *suite_replay(void)
 	tcase_add_test(tc, replay_usage_decays_by_half_life_between_samples);
 	tcase_add_test(tc, replay_classic_fairshare_of_the_users);
 	tcase_add_test(tc, replay_fair_tree_ranks);
+	tcase_add_test(tc, replay_daily_usage_reset_at_local_midnight);
 	tcase_add_test(tc, replay_shifted_history_gives_shifted_series);
 	tcase_add_test(tc, replay_sacct_lines_read_skipped_and_counted);
 	tcase_add_test(tc, replay_sacct_header_without_a_needed_field);
