@@ -17,11 +17,16 @@
 #                   run on its own daemons)
 #   make check-upstream
 #                   those stages for every release in SLURM_TARBALLS
-#   make install    PREFIX=/usr/local, the plugin into Slurm's PluginDir;
+#   make install    PREFIX=/usr/local (SLURM_PREFIX, if any), the plugin
+#                   into Slurm's PluginDir;
 #   make uninstall  DESTDIR honoured (see "install" below)
 #   make deb        Debian packages treeshare and treeshare-as-multifactor
 #                   for the installed Slurm, in build/deb (debian/)
 #   make clean
+#   make help       these targets, and every stage of make check
+#   make check-STAGE   one stage (make help lists them); make check-unit
+#                   and make check-structure need neither root nor
+#                   Slurm's source (only Check's headers, python3)
 
 CC ?= cc
 ifeq ($(origin CC),default)
@@ -29,7 +34,6 @@ CC := cc
 endif
 FUZZ_CC ?= clang
 BUILD ?= build
-PREFIX ?= /usr/local
 # SLURM_TARBALL: a release tarball of SchedMD's (slurm-X.Y.Z.tar.xz);
 # make deps builds it into $(BUILD)/upstream (contrib/slurm-build.sh) and
 # every make with the same SLURM_TARBALL builds and tests against it:
@@ -41,9 +45,28 @@ ifneq ($(SLURM_TARBALL),)
 SLURM_TARBALL_VERSION := $(patsubst slurm-%.tar.xz,%,$(patsubst \
 	%.tar.bz2,%.tar.xz,$(patsubst %.tar.gz,%.tar.xz,$(notdir $(SLURM_TARBALL)))))
 SLURM_SRC ?= $(BUILD)/upstream/slurm-$(SLURM_TARBALL_VERSION)
-SLURM_PREFIX ?= $(abspath $(BUILD)/upstream/inst-$(SLURM_TARBALL_VERSION))
 endif
 SLURM_SRC ?= $(BUILD)/slurm-src
+# A configured tree other than make deps' Debian one ($(BUILD)/slurm-src,
+# whose install is Debian's packages): SLURM_PREFIX defaults to the prefix
+# the tree was configured for (configure --prefix: its Makefile's
+# "prefix =", else its config.h's SLURM_PREFIX), so "make SLURM_SRC=tree" alone builds and links
+# everything for that release as installed (SLURM_TARBALL's tree: its
+# build/upstream/inst-X, also before make deps configured it).  An empty
+# SLURM_PREFIX from the environment (make exports it) counts as none;
+# SLURM_PREFIX= on the command line keeps the default paths' libslurm.
+SLURM_SRC_PREFIX := $(or $(shell sed -n 's/^prefix = //p' $(SLURM_SRC)/Makefile \
+	2>/dev/null),$(shell sed -n 's/^\#define SLURM_PREFIX "\(.*\)"/\1/p' \
+	$(SLURM_SRC)/config.h 2>/dev/null))
+ifeq ($(SLURM_PREFIX),)
+ifneq ($(abspath $(SLURM_SRC)),$(abspath $(BUILD)/slurm-src))
+SLURM_PREFIX := $(or $(SLURM_SRC_PREFIX),$(if $(SLURM_TARBALL),$(abspath \
+	$(BUILD)/upstream/inst-$(SLURM_TARBALL_VERSION))))
+endif
+endif
+# install's PREFIX: that Slurm's prefix (sshare-ext beside sshare), else
+# /usr/local.
+PREFIX ?= $(or $(SLURM_PREFIX),/usr/local)
 # The PluginDir of the Slurm we build against (its configured source is
 # Debian's installed version): where Debian's slurm-wlm-basic-plugins put
 # priority_multifactor.so, on Debian /usr/lib/<multiarch>/slurm-wlm.
@@ -106,7 +129,11 @@ deps:
 # contrib/slurm-src-check.sh accepts or refuses it as it is.
 DEPS_STAMP := $(SLURM_SRC)/.treeshare-configured
 DEPS_MK := $(BUILD)/deps$(SLURM_TARBALL_VERSION:%=-%).mk
-NO_DEPS_GOALS := deps deps-deb deps-upstream upstream-slurm clean help check-upstream
+# check-unit and check-structure test only libtreeshare (pure C, no
+# Slurm header; Check) and the sources (python3): a contributor runs them
+# on a fresh clone, without root and without Slurm's source.
+NO_DEPS_GOALS := deps deps-deb deps-upstream upstream-slurm clean help check-upstream \
+	check-unit check-structure
 # SLURM_TARBALL's tree (build/upstream/slurm-X.Y.Z) is made by make deps too.
 ifneq ($(filter $(abspath $(SLURM_SRC)),$(abspath $(BUILD)/slurm-src) \
 	$(if $(SLURM_TARBALL),$(abspath $(BUILD)/upstream/slurm-$(SLURM_TARBALL_VERSION)))),)
@@ -162,13 +189,16 @@ include testsuite/unit/module.mk
 SLURM_SRC_STAMP := $(BUILD)/obj/slurm-src.stamp
 .PHONY: FORCE
 FORCE:
+# With SLURM_PREFIX, the same check refuses a prefix where that very
+# release is not installed (the clients link its libslurm), also before
+# anything is compiled.
 $(SLURM_SRC_STAMP): FORCE
-	@CFLAGS="$(CFLAGS)" bash contrib/slurm-src-check.sh $(SLURM_SRC) $@
+	@CFLAGS="$(CFLAGS)" bash contrib/slurm-src-check.sh $(SLURM_SRC) $@ $(SLURM_PREFIX)
 $(SLURM_SRC)/config.h:
 	@CFLAGS="$(CFLAGS)" bash contrib/slurm-src-check.sh $(SLURM_SRC)
-$(PT_OBJS) $(HARNESS_OBJS) $(BUILD)/obj/sshare-ext/shares_rpc.o \
-	$(BUILD)/obj/sshare-ext/clusters.o $(PT_MF_OBJ) \
-	$(BENCH_TOUCH_SO) $(BUILD)/obj/node_power/slurm_query.o \
+# Every object of the clients: they see SLURM_PREFIX's slurm.h.
+$(PT_OBJS) $(HARNESS_OBJS) $(SSHARE_EXT_OBJS) $(PT_MF_OBJ) \
+	$(BENCH_TOUCH_SO) $(NP_OBJS) \
 	$(SSHARE_EXT_BIN) $(NP_BIN): $(SLURM_SRC_STAMP)
 
 # CHECK_STAGES is filled by the fragments in the order stages run: fast,
@@ -184,6 +214,30 @@ check: deps
 	@CHECK_SKIP="$(CHECK_SKIP)" bash testsuite/check.sh $(if $(SLURM_TARBALL),\
 		$(UPSTREAM_STAGES),$(CHECK_STAGES) $(CHECK_STAGES_LATE) \
 		$(if $(WITH_CI_STAGES),$(CHECK_STAGES_CI)))
+
+# help: this file's opening comment, then the stages of make check as the
+# fragments list them (CHECK_STAGES*, UPSTREAM_STAGES), the other check-*
+# targets they define, and the Check suites (testsuite/unit/test_*.c).
+CHECK_TARGETS := $(sort $(patsubst %:,%,$(shell grep -ho '^check-[a-z0-9-]*:' \
+	Makefile $(wildcard */module.mk */*/module.mk))))
+help:
+	@sed -n '/^#   make deps/,/^[^#]/s/^# \{0,1\}//p' Makefile
+	@echo
+	@echo 'make check runs, in this order (make check-STAGE runs one stage;'
+	@echo 'make check CHECK_SKIP="STAGE ..." skips some):'
+	@echo '$(CHECK_STAGES)' | fold -s -w 72 | sed 's/^/    /'
+	@echo '  then on the cluster lab (real daemons on loopback):'
+	@echo '$(CHECK_STAGES_LATE)' | fold -s -w 72 | sed 's/^/    /'
+	@echo '  then, with WITH_CI_STAGES=1 (.ci/run): $(CHECK_STAGES_CI)'
+	@echo '  With SLURM_TARBALL= (make check-upstream: for each release) only:'
+	@echo '$(UPSTREAM_STAGES)' | fold -s -w 72 | sed 's/^/    /'
+	@echo 'Other check targets: $(filter-out $(addprefix check-,$(CHECK_STAGES) \
+		$(CHECK_STAGES_LATE) $(CHECK_STAGES_CI)),$(CHECK_TARGETS))'
+	@echo
+	@echo 'One Check suite: make check-unit CK_RUN_SUITE=NAME, or'
+	@echo '  CK_RUN_SUITE=NAME CK_FORK=no $(UNIT_BIN)   (after make $(UNIT_BIN));'
+	@echo '  suites:'
+	@echo '$(UNIT_NAMES)' | fold -s -w 72 | sed 's/^/    /'
 
 # programs: what install and the packages take (no test binary).
 programs: $(LIBTS) $(PT_SO) $(PT_MF_SO) $(SSHARE_EXT_BIN) $(NP_BIN)

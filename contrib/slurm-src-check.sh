@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# slurm-src-check.sh SLURM_SRC [STAMP] - is SLURM_SRC a Slurm source tree
-# treeshare may be built against?  It must be
+# slurm-src-check.sh SLURM_SRC [STAMP [PREFIX]] - is SLURM_SRC a Slurm
+# source tree treeshare may be built against?  It must be
 #   - configured: config.h and slurm/slurm_version.h made by its configure;
 #   - a release: META's "Release:" is 1 (upstream's pre-releases carry 0rc1,
 #     0pre1, ... there, and configure then appends it to
@@ -14,12 +14,22 @@
 #     #error on any other release; its message is passed on).
 # A plugin built against anything else may load into a slurmctld of the
 # same version number and then misbehave (structures laid out otherwise),
-# so the build stops here, naming the tree and why.  With STAMP, writes
-# "VERSION PATH" there (only when that changed, so make rebuilds only then).
+# so the build stops here, naming the tree and why.
+# With PREFIX (make's SLURM_PREFIX: by default the prefix the tree was
+# configured for), the clients link that Slurm's libslurm, so it must be
+# this very release installed there: PREFIX/include/slurm/slurm.h with the
+# tree's SLURM_VERSION_NUMBER, and PREFIX/lib/libslurm.so with the tree's
+# soname (libslurm.so.SLURM_API_CURRENT) and, when the library names a
+# release (Slurm's own libslurm carries its version string), this one.
+# Otherwise one line names the tree, the prefix and what is missing or
+# of another release.  With STAMP, writes "VERSION PATH [PREFIX]" there
+# (PREFIX with symbolic links resolved; only when that changed, so make
+# rebuilds only then).
 set -u
 
-src=${1:?usage: slurm-src-check.sh SLURM_SRC [STAMP]}
+src=${1:?usage: slurm-src-check.sh SLURM_SRC [STAMP [PREFIX]]}
 stamp=${2:-}
+prefix=${3:-}
 die() { echo "treeshare: SLURM_SRC=$src: $*" >&2; exit 1; }
 
 [ -d "$src" ] || die "no such directory (run make deps, or give a configured Slurm source tree)"
@@ -63,9 +73,32 @@ out=$(printf '#include "plugins/slurm_compat.h"\n' |
 	die "Slurm $name is refused by plugins/slurm_compat.h: $(sed -n 's/.*#error "\(.*\)"$/\1/p' <<<"$out" | head -1 |
 		grep . || echo "plugins/slurm_compat.h does not compile against it: $(grep -m1 'error' <<<"$out")")"
 
+if [ -n "$prefix" ]; then
+	# pdie WHAT - the one line on PREFIX
+	pdie() { die "Slurm $name's prefix $prefix $*; if it is installed elsewhere, give SLURM_PREFIX=<there>"; }
+	[ -d "$prefix" ] || pdie "does not exist: this Slurm is not installed (make install in the tree)"
+	prefix=$(cd "$prefix" && pwd -P)
+	h=$prefix/include/slurm/slurm_version.h
+	[ -f "$prefix/include/slurm/slurm.h" ] && [ -f "$h" ] ||
+		pdie "has no include/slurm/slurm.h: this Slurm is not installed there (make install in the tree)"
+	hnum=$(sed -n 's/^#define SLURM_VERSION_NUMBER \(0x[0-9a-fA-F]*\)$/\1/p' "$h")
+	[ -n "$hnum" ] && [ $((hnum)) = $((want)) ] ||
+		pdie "has the headers of another release (include/slurm/slurm_version.h: SLURM_VERSION_NUMBER '$hnum', not $want)"
+	lib=$prefix/lib/libslurm.so
+	[ -e "$lib" ] || pdie "has no lib/libslurm.so: this Slurm is not installed there (make install in the tree)"
+	api=$(sed -n 's/^#define SLURM_API_CURRENT \([0-9]*\)$/\1/p' "$src/config.h")
+	soname=$(objdump -p "$lib" 2>/dev/null | sed -n 's/^ *SONAME *//p')
+	[ -z "$api" ] || ! command -v objdump >/dev/null || [ "$soname" = "libslurm.so.$api" ] ||
+		pdie "has a lib/libslurm.so of another release (soname '$soname', Slurm $name's is libslurm.so.$api)"
+	# the release strings the library holds (Slurm's: its own version)
+	libv=$(LC_ALL=C tr -c '[:print:]' '\n' <"$lib" | grep -xE '[0-9]+\.[0-9]+\.[0-9]+' | sort -u)
+	[ -z "$libv" ] || grep -qxF "$name" <<<"$libv" ||
+		pdie "has a lib/libslurm.so of another release (it is Slurm $(head -1 <<<"$libv"), not $name)"
+fi
+
 if [ -n "$stamp" ]; then
 	mkdir -p "$(dirname "$stamp")"
-	echo "$name $src" >"$stamp.tmp"
+	echo "$name $src${prefix:+ $prefix}" >"$stamp.tmp"
 	if cmp -s "$stamp.tmp" "$stamp"; then rm -f "$stamp.tmp"; else mv "$stamp.tmp" "$stamp"; fi
 fi
 exit 0

@@ -69,6 +69,32 @@ typedef struct listIterator list_itr_t;
 #include "src/common/assoc_mgr.h"
 #include "src/slurmctld/slurmctld.h"
 
+/*
+ * The accounting storage interface (consumed_usage.c's query of ended
+ * jobs): moved to src/interfaces/ in 23.02.  Included where it is used.
+ */
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
+#define TS_ACCOUNTING_STORAGE_H "src/common/slurm_accounting_storage.h"
+#else
+#define TS_ACCOUNTING_STORAGE_H "src/interfaces/accounting_storage.h"
+#endif
+
+/*
+ * slurmctld functions the plugin calls from 23.11 on only (the QOS
+ * used-limit lookups of ts_qos_used_limits(), part_list_to_xstr() of
+ * ts_prio_array_get()); slurmctld_api.h declares them weak there.
+ */
+#define TS_CTLD_CALLS_2311                                                     \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0))
+
+/*
+ * sprio's list: before 24.05 the plugin applies the request's filters and
+ * takes the job locks itself (priority_p_get_priority_factors_list() with
+ * the request); from 24.05 sprio filters and slurmctld holds the locks.
+ */
+#define TS_PLUGIN_FILTERS_SPRIO                                                \
+	(SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 5, 0))
+
 #if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
 #include "src/common/site_factor.h"
 #include "src/common/slurm_mcs.h"
@@ -488,6 +514,10 @@ static inline void ts_assoc_set_fs_factor(slurmdb_assoc_rec_t *assoc,
  */
 #define TS_SSHARE_STORED_FAIRSHARE                                             \
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0))
+
+/* The shares request is libslurm's own call from 23.02 (shares_rpc.c). */
+#define TS_LIBSLURM_GETS_SHARES                                                \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
 
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
 #define ts_free_ctl_conf(conf) slurm_free_conf(conf)

@@ -141,7 +141,7 @@ static int request(list_t *users, list_t *accounts, shares_response_msg_t **out,
 {
 	shares_request_msg_t req = { .acct_list = accounts,
 				     .user_list = users };
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+#if TS_LIBSLURM_GETS_SHARES
 	*out = NULL;
 	if (slurm_associations_get_shares(&req, out) != SLURM_SUCCESS) {
 		snprintf(msg, len, "cannot get shares from slurmctld: %s",

@@ -384,7 +384,8 @@ struct cap_pass {
 	size_t n_held, n_released;
 };
 
-static void release(struct cap_pass *cp, job_record_t *job)
+/* Give job its priority back; why: the log's reason. */
+static void release(struct cap_pass *cp, job_record_t *job, const char *why)
 {
 	struct fs_memo memo = { 0 };
 	uint32_t prio;
@@ -395,13 +396,14 @@ static void release(struct cap_pass *cp, job_record_t *job)
 	job->priority = prio ? prio : 1;
 	last_job_update = cp->now;
 	cp->n_released++;
-	info("%s: %pJ released: no longer over a fair-share cap", plugin_type,
-	     job);
+	info("%s: %pJ released: %s", plugin_type, job, why);
 }
 
 /*
  * One job of the pass (list_for_each_ro() callback): only pending jobs;
- * an exempt one stays exempt; one of ours (held set, or our text in its
+ * an exempt one stays exempt (and loses a hold of ours it still carries:
+ * an array's other records after an operator released one task); one of
+ * ours (held set, or our text in its
  * record) is refreshed or released; any other pending job with a
  * priority of its own is held when its association is capped.
  */
@@ -424,6 +426,14 @@ static int cap_pass_job(void *x, void *arg)
 		return 0;
 	if (exempt.n && ts_job_set_has(&exempt, k)) {
 		(void)held_key_add(&cp->exempt, k);
+		/*
+		 * An array shares one key: an operator released one task,
+		 * and the array's pending record (or another task split out
+		 * of it) still carries our hold.  Exempt too: released.
+		 */
+		if (cap_held_record(job))
+			release(cp, job,
+				"exempt from fscap: an operator released a task of its array");
 		return 0;
 	}
 	reason = job_reason(job);
@@ -434,7 +444,7 @@ static int cap_pass_job(void *x, void *arg)
 	if (mine && job->priority == 0 && !job->direct_set_prio &&
 	    job->state_reason != WAIT_HELD_USER) {
 		if (!reason) {
-			release(cp, job);
+			release(cp, job, "no longer over a fair-share cap");
 		} else if (held_key_add(&cp->held, k)) {
 			hold(job, reason, true);
 			cp->n_held++;

@@ -64,6 +64,7 @@
 #include "src/window_store.h"
 
 #include "cap_hold.h"
+#include "error_once.h"
 #include "checkpoint.h"
 #include "priority_conf.h"
 #include "usage.h"
@@ -431,14 +432,14 @@ void checkpoint_fini(void)
 
 /* ------------------------------------------------------------- recover */
 
-/* A refusal to start, logged once (conf_error_once()). */
+/* A refusal to start, logged once (error_once()). */
 static void refuse(const char *what, const char *why, const char *remedy)
 {
 	char *line = xstrdup_printf(
 		"%s unusable: %s; slurmctld cannot start: the files are left as they are (%s)",
 		what, why, remedy);
 
-	conf_error_once(line);
+	error_once(line);
 	xfree(line);
 }
 

@@ -14,11 +14,7 @@
 #include <string.h>
 
 #include "slurmctld_api.h"
-#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
-#include "src/common/slurm_accounting_storage.h"
-#else
-#include "src/interfaces/accounting_storage.h"
-#endif
+#include TS_ACCOUNTING_STORAGE_H
 
 #include "src/consumed.h"
 #include "usage.h"

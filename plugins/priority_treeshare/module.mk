@@ -17,7 +17,7 @@ PT_CFLAGS := $(filter-out -Isrc,$(BASE_CFLAGS)) -pthread -iquote . \
 # -z now: every symbol bound at load, so a missing one fails there, not in
 # the middle of a cycle (slurmctld-only ones are weak).  -z nodelete: Slurm
 # unloads and reloads a plugin whose init() failed; statics survive so the
-# refusal is logged once (priority_conf.c).
+# refusal is logged once (error_once.c).
 PT_LDFLAGS := -shared -pthread -Wl,--version-script=$(PT_DIR)/exports.map \
 	-Wl,-z,relro -Wl,-z,now -Wl,-z,nodelete
 

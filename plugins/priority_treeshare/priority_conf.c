@@ -12,6 +12,7 @@
 #include "priority_conf.h"
 
 #include "consumed_usage.h"
+#include "error_once.h"
 
 /*
  * current: the configuration in force; its ->older chain holds every
@@ -229,30 +230,6 @@ static void formula_factors(struct priority_conf *c)
 }
 
 /*
- * The error line for a bad PriorityParameters.  When init() fails, Slurm's
- * plugin loader tries a second way and calls init() again; the plugin is
- * linked -z nodelete so this survives the unload in between, and the
- * administrator reads the line once.  Guarded by conf_mutex.
- */
-void conf_error_once(const char *line)
-{
-	static char *last;
-	bool again;
-
-	slurm_mutex_lock(&conf_mutex);
-	again = last && !strcmp(line, last);
-	if (!again) {
-		xfree(last);
-		last = xstrdup(line);
-	}
-	slurm_mutex_unlock(&conf_mutex);
-	if (again)
-		debug("%s: %s (again)", plugin_type, line);
-	else
-		error("%s: %s", plugin_type, line);
-}
-
-/*
  * A refused PriorityParameters: the reason (key and column first) must
  * reach the log whole, so a long value is quoted by its first characters
  * and its length.
@@ -271,7 +248,7 @@ static void report_once(const char *params, const char *msg,
 		line = xstrdup_printf(
 			"PriorityParameters=%.*s... (%zu characters): %s; %s",
 			quote, params, len, msg, outcome);
-	conf_error_once(line);
+	error_once(line);
 	xfree(line);
 }
 

@@ -121,14 +121,6 @@ void conf_fini(void);
  */
 double conf_decay_factor(uint32_t hl);
 
-/*
- * conf_error_once() - error(line), unless it is the line logged last:
- * when init() fails, Slurm's plugin loader calls it a second time (the
- * plugin is linked -z nodelete, so the memory of the last line survives),
- * and an administrator reads each refusal once.
- */
-void conf_error_once(const char *line);
-
 /* conf_cluster_now() - the cluster's CPU and node counts now into p. */
 static inline void conf_cluster_now(struct ts_prio_config *p)
 {

@@ -409,7 +409,7 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 	return ts_classic_factor(usage_efctv, shares_norm, damp);
 }
 
-#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 5, 0)
+#if TS_PLUGIN_FILTERS_SPRIO
 /* 22.05: the request's filters applied here, the job locks taken here. */
 extern list_t *
 priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg,

@@ -50,7 +50,7 @@
 #pragma weak unlock_slurmctld
 #pragma weak unlock_state_files
 #pragma weak validate_operator
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
+#if TS_CTLD_CALLS_2311
 #pragma weak acct_policy_get_acct_used_limits
 #pragma weak acct_policy_get_user_used_limits
 #pragma weak part_list_to_xstr

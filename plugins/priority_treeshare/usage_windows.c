@@ -19,6 +19,7 @@
 #include "src/window_store.h"
 #include "src/windows.h"
 
+#include "error_once.h"
 #include "usage_windows.h"
 
 /*
@@ -236,7 +237,7 @@ int usage_windows_start(const struct priority_conf *c, time_t now,
 		char *line = xstrdup_printf(
 			"usage windows cannot be set up; %s", outcome);
 
-		conf_error_once(line);
+		error_once(line);
 		xfree(line);
 		return -1;
 	}

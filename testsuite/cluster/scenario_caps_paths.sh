@@ -23,7 +23,13 @@
 #     -I is refused;
 #  3. account change: a cap-held job of suzy moved to group1 (scontrol
 #     update Account=group1; suzy gets a group1 association for it)
-#     starts within two cycles with no other command on it.
+#     starts within two cycles with no other command on it;
+#  4. array: suzy's cap-held job array (--array=1-3, one pending record)
+#     gets one task released by an operator (scontrol release <id>_1):
+#     that task runs, and the array's other tasks, exempt with it (one
+#     key, the array job id), get their priority back at the next pass
+#     and run too, with no command on them (issue 31: they stayed held
+#     with a frozen reason, the pass returning at the exempt key).
 # Without the feature every check fails: the nodes are idle, so each job
 # and allocation would start at once (the requeued one once eligible),
 # and without the release of a moved job it would stay held.
@@ -124,10 +130,17 @@ caps_has_salloc_job()
 	[ -n "$(caps_salloc_job "$1")" ]
 }
 
+# caps_array_running JOBID N - N tasks of array JOBID run, none pends.
+caps_array_running()
+{
+	[ "$(squeue -h -j "$1" -t R -o %i 2>/dev/null | grep -c .)" -eq "$2" ] &&
+		caps_none_pending "$1"
+}
+
 scenario_caps_paths()
 {
 	local snap=$TS_CLUSTER_DIR/snap rq rq2 moved poke sa sa_pid sa_out line
-	local t_rq t_rq2 c0 t_move st out r n name
+	local t_rq t_rq2 c0 t_move st out r n name arr t_arr
 	local -a all=()
 
 	[ "$PLUGIN" = priority/treeshare ] || return 0
@@ -175,6 +188,19 @@ scenario_caps_paths()
 		not_ok "$P: fscap: suzy's cap-held job moves to group1 (scontrol update Account=group1)" \
 			"$(cat "$snap/caps-move.out" 2>/dev/null)" \
 			"state $(ts_job_state "$moved"), reason $(caps_reason "$moved")"
+	fi
+
+	# --- 4. an array: one task released, the others exempt ---------
+	arr=$(ts_submit suzy -p lab -c 1 --array=1-3 --wrap 'sleep 300')
+	all+=("$arr")
+	t_arr=
+	if caps_held_by_cap "$arr" group2 1 &&
+	   scontrol release "${arr}_1" >"$snap/caps-array.out" 2>&1; then
+		t_arr=$(date +%s)
+	else
+		not_ok "$P: fscap: suzy's cap-held array waits with the cap's reason and an operator releases its task 1 (scontrol release ${arr}_1)" \
+			"$(cat "$snap/caps-array.out" 2>/dev/null)" \
+			"$(squeue -j "$arr" -o '%i %T %Q %r' 2>&1)"
 	fi
 
 	# --- 2. salloc -I refused, salloc without it waits ---------------
@@ -269,6 +295,22 @@ scenario_caps_paths()
 			not_ok "$P: fscap: suzy's cap-held job moved to group1 (scontrol update Account=group1) starts within two cycles with no other command" \
 				"$(cat "$snap/caps-move.out")" "start '$st', $n cycle(s) since the move" \
 				"$(squeue -o '%i %u %a %T %Q %r' 2>&1)"
+		fi
+	fi
+
+	# --- 4b. every task of the array runs -----------------------------
+	if [ -n "$t_arr" ]; then
+		n=
+		if wait_for 90 "every task of the array to run" \
+			caps_array_running "$arr" 3 2>>"$snap/caps-array.out"; then
+			st=$(caps_job_time "${arr}_3" StartTime)
+			n=$(caps_cycles_in "$line" "$t_arr" "${st:-0}")
+			ok "$P: fscap: after an operator released task 1 of suzy's cap-held array, its tasks 2 and 3 (exempt with it) run too, with no command on them (task 3 started $((${st:-0} - t_arr))s and $n cycle(s) after the release; $(grep -c "JobId=${arr}_.*released: exempt from fscap: an operator released a task of its array" "$CAPS_LOG") record(s) released by a pass)"
+		else
+			not_ok "$P: fscap: after an operator released task 1 of suzy's cap-held array, its tasks 2 and 3 (exempt with it) run too, with no command on them" \
+				"$(cat "$snap/caps-array.out")" \
+				"$(squeue -j "$arr" -o '%i %T %Q %r' 2>&1)" \
+				"$(grep -F "$arr" "$CAPS_LOG" | tail -n 8)"
 		fi
 	fi
 

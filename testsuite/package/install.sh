@@ -11,7 +11,10 @@
 #     lands there (and is reported), never on this machine.
 #  2. make uninstall DESTDIR=D leaves no file or link under D.
 #  3. plain make in a fresh copy of the tree, as user nobody: exit 2 and
-#     one line on stderr saying to run "make deps" as root.
+#     one line on stderr saying to run "make deps" as root; make
+#     check-unit and make check-structure there, as nobody, pass (they
+#     need neither root nor Slurm's source), check-unit printing Check's
+#     count.
 # TAP to BUILD/check/install.tap.  Needs root (unshare -m) and the build.
 set -u -o pipefail
 build=${1:-build}
@@ -138,5 +141,24 @@ if [ "$rc" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
 else
 	not_ok "plain make on a fresh clone without root stops with one line saying to run make deps as root" \
 		"exit $rc" "$out"
+fi
+# the contributor's loops: the Check suites and the structure checks
+t=$SECONDS
+out=$(cd "$clone" && runuser -u nobody -- make -j"$(nproc)" check-unit 2>&1)
+rc=$?
+count=$(grep -E '^100%: Checks: [0-9]+, Failures: 0, Errors: 0$' <<<"$out")
+if [ "$rc" = 0 ] && [ -n "$count" ] && [ ! -e "$clone/build/slurm-src" ]; then
+	ok "make check-unit on a fresh clone as nobody, without Slurm's source: $count ($((SECONDS - t)) s)"
+else
+	not_ok "make check-unit on a fresh clone as nobody passes and prints its count" \
+		"exit $rc" "$(tail -5 <<<"$out")"
+fi
+out=$(cd "$clone" && runuser -u nobody -- make check-structure 2>&1)
+rc=$?
+n=$(grep -c '^ok ' "$clone/build/check/structure.tap" 2>/dev/null)
+if [ "$rc" = 0 ] && [ "${n:-0}" -gt 0 ] && ! grep -q '^not ok' "$clone/build/check/structure.tap"; then
+	ok "make check-structure on a fresh clone as nobody: $n checks pass"
+else
+	not_ok "make check-structure on a fresh clone as nobody passes" "exit $rc" "$(tail -5 <<<"$out")"
 fi
 ! grep -q '^not ok' "$TAP_FILE"

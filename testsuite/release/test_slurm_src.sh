@@ -139,5 +139,96 @@ if [ "$rc" != 0 ] && grep -q "pre-release or snapshot" <<<"$out" &&
 else
 	not_ok "make SLURM_SRC=<pre-release tree> stops before compiling the plugin" "exit $rc" "$out"
 fi
+
+# The prefix the clients link (make's SLURM_PREFIX): by default, for any
+# tree but make deps' Debian one, the prefix the tree was configured for
+# (its Makefile's "prefix =", else config.h's SLURM_PREFIX).
+# print VAR TREE [ARGS] - make's VAR for SLURM_SRC=TREE
+print()
+{
+	(cd "$top" && env -u SLURM_PREFIX make -s --no-print-directory BUILD="$tmp/b" \
+		SLURM_SRC="$2" "${@:3}" "print-$1" 2>&1)
+}
+real_prefix=$(print SLURM_PREFIX "$top/$build/slurm-src" BUILD="$build")
+if [ -z "$real_prefix" ]; then
+	ok "the tree make deps configured: no SLURM_PREFIX (Debian's packages are its install)"
+else
+	not_ok "the tree make deps configured: no SLURM_PREFIX" "SLURM_PREFIX '$real_prefix'"
+fi
+d=$(fake_release prefixed "$major" "$minor" "$micro")
+printf 'prefix = %s\nexec_prefix = ${prefix}\n' "$tmp/site" >"$d/Makefile"
+got=$(print SLURM_PREFIX "$d" print-PLUGINDIR print-PREFIX | tr '\n' ' ')
+got=${got% }
+if [ "$got" = "$tmp/site/lib/slurm $tmp/site $tmp/site" ]; then  # PLUGINDIR PREFIX SLURM_PREFIX
+	ok "make SLURM_SRC=<a site's tree>: SLURM_PREFIX, PLUGINDIR and PREFIX follow its configured prefix ($got)"
+else
+	not_ok "make SLURM_SRC=<a site's tree>: SLURM_PREFIX, PLUGINDIR and PREFIX follow its configured prefix" "$got"
+fi
+rm "$d/Makefile"
+sed -i "s|^#define SLURM_PREFIX .*|#define SLURM_PREFIX \"$tmp/site2\"|" "$d/config.h"
+got="$(print SLURM_PREFIX "$d") $(print SLURM_PREFIX "$d" SLURM_PREFIX=/opt/s)"
+if [ "$got" = "$tmp/site2 /opt/s" ]; then
+	ok "without its Makefile, the prefix in the tree's config.h; SLURM_PREFIX= given wins ($got)"
+else
+	not_ok "without its Makefile, the prefix in the tree's config.h; SLURM_PREFIX= given wins" "$got"
+fi
+
+# refused_prefix NAME TREE PREFIX PATTERN - as refused, with PREFIX
+refused_prefix()
+{
+	local out rc
+	out=$(bash "$CHECK" "$2" "" "$3" 2>&1)
+	rc=$?
+	if [ "$rc" != 0 ] && [ "$(grep -c . <<<"$out")" = 1 ] &&
+	   [[ $out == "treeshare: SLURM_SRC=$2: "* ]] && [[ $out == *"prefix $3 "* ]] &&
+	   grep -qE -- "$4" <<<"$out"; then
+		ok "$1: refused ($out)"
+	else
+		not_ok "$1: refused with one line naming the prefix and matching /$4/" "exit $rc: $out"
+	fi
+}
+# a prefix holding Debian's libslurm and public headers, as Slurm's make
+# install would lay them out
+debprefix()
+{
+	mkdir -p "$1/lib" "$1/include"
+	ln -s /usr/include/slurm "$1/include/slurm"
+	ln -s "$(readlink -f "$(${CC:-cc} -print-file-name=libslurm.so)")" "$1/lib/libslurm.so"
+}
+mkdir -p "$tmp/empty"
+refused_prefix "a prefix where that Slurm is not installed" "$real" "$tmp/empty" \
+	"has no include/slurm/slurm.h: this Slurm is not installed there"
+debprefix "$tmp/deb"
+if out=$(bash "$CHECK" "$real" "$tmp/stamp2" "$tmp/deb" 2>&1) &&
+   [ "$(cat "$tmp/stamp2")" = "$name $real $tmp/deb" ]; then
+	ok "a prefix with this release's libslurm and headers (Debian's $name) is accepted and stamped"
+else
+	not_ok "a prefix with this release's libslurm and headers is accepted" "$out"
+fi
+d=$(fake_release other "$major" "$minor" 99)
+refused_prefix "another micro release's headers in the prefix" "$d" "$tmp/deb" \
+	"has the headers of another release .*SLURM_VERSION_NUMBER '0x[0-9a-f]+', not $(printf '0x%02x%02x%02x' "$((10#$major))" "$((10#$minor))" 99)"
+mkdir -p "$tmp/mixed/lib" "$tmp/mixed/include/slurm"
+cp "$d"/slurm/*.h "$tmp/mixed/include/slurm/"
+cp -P "$tmp/deb/lib/libslurm.so" "$tmp/mixed/lib/"
+refused_prefix "a prefix with this release's headers and another release's libslurm" "$d" "$tmp/mixed" \
+	"has a lib/libslurm.so of another release \(it is Slurm $name, not $major.$minor.99\)"
+sed -i 's/^#define SLURM_API_CURRENT .*/#define SLURM_API_CURRENT 99/' "$d/config.h"
+refused_prefix "a prefix whose libslurm has another series' soname" "$d" "$tmp/mixed" \
+	"has a lib/libslurm.so of another release \(soname 'libslurm.so.[0-9]+', Slurm $major.$minor.99's is libslurm.so.99\)"
+
+# make SLURM_SRC=<tree> with no SLURM_PREFIX stops before compiling
+# anything when the tree's own prefix has no libslurm
+d=$(fake_release siteonly "$major" "$minor" "$micro")
+printf 'prefix = %s\n' "$tmp/empty" >"$d/Makefile"
+out=$(cd "$top" && env -u SLURM_PREFIX make --no-print-directory BUILD="$tmp/b" SLURM_SRC="$d" \
+	"$tmp/b/bin/sshare-ext" 2>&1)
+rc=$?
+if [ "$rc" != 0 ] && [ "$(grep -c "^treeshare: SLURM_SRC=$d: .* prefix $tmp/empty has no" <<<"$out")" = 1 ] &&
+   ! grep -qE '^(cc|gcc|clang) ' <<<"$out"; then
+	ok "make SLURM_SRC=<tree whose prefix has no Slurm installed> stops before compiling: $(grep '^treeshare:' <<<"$out")"
+else
+	not_ok "make SLURM_SRC=<tree whose prefix has no Slurm installed> stops before compiling, with one line" "exit $rc" "$out"
+fi
 echo "1..$(grep -cE '^(not )?ok' "$TAP_FILE")" >>"$TAP_FILE"
 ! grep -q '^not ok' "$TAP_FILE"

@@ -16,7 +16,20 @@ Product code is every .c and .h under src/, plugins/ and sshare-ext/.
            both in src/ (no_val.h);
   statics  no two static functions share a name (grep and backtraces
            find one), and each static over LONG_STATIC lines has a comment
-           right above it.
+           right above it;
+  plugin_calls  no circle among the files of plugins/: file A calls B
+           when A calls a function defined in B (a non-static function of
+           a .c, or an inline of a .h) and not in A; every strongly
+           connected group of more than one file is reported with its
+           calls (issue 28: priority_conf.c -> consumed_usage.c ->
+           usage_windows.c -> priority_conf.c was one);
+  releases a release test only in plugins/slurm_compat.h (and the files
+           of RELEASE_TEST_ALLOWED, each with its reason): a #if/#elif
+           naming SLURM_VERSION_*, any SLURM_VERSION_NUM(), or
+           SLURM_VERSION_NUMBER next to a comparison or bit operator.
+           SLURM_VERSION_NUMBER as a value (plugin_version, a --version
+           line) is no test.  Everything that differs by release gets a
+           named macro or inline helper in slurm_compat.h.
 Then each check is run on a copy of the tree with one violation put in,
 and must fail there: a check that cannot fail proves nothing.
 
@@ -39,6 +52,11 @@ ALGORITHMS = ["src/classic.c", "src/depth_oblivious.c", "src/fair_tree.c",
 SHARED = "src/normalise.c"
 ALLOWED_ALGO_CALLS = {("src/depth_oblivious.c", "src/classic.c")}
 PRODUCT_DIRS = ["src", "plugins", "sshare-ext"]
+PLUGIN_DIR = "plugins"
+COMPAT_H = "plugins/slurm_compat.h"
+# Files that may test the release besides COMPAT_H: {file: why}.  Empty:
+# every test moved into slurm_compat.h as a named macro (issue 28).
+RELEASE_TEST_ALLOWED = {}
 NO_VAL32 = re.compile(r"^(0[xX][fF]{7}[eE]|4294967294)[uUlL]*$")
 NO_VAL64 = re.compile(r"^(0[xX][fF]{15}[eE]|18446744073709551614)[uUlL]*$")
 KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "case",
@@ -313,6 +331,134 @@ def check_static_comments(root):
     return not bad, "\n".join(bad)
 
 
+def call_graph(root, files):
+    """{caller: {callee: (name, line)}} between files (see plugin_calls)."""
+    units = {f: Unit(root, f) for f in files}
+    owner = {}
+    for f, u in units.items():
+        for name, static, _, _ in u.defs:
+            if not (static and f.endswith(".c")):
+                owner.setdefault(name, set()).add(f)
+    edges = {}
+    for f, u in units.items():
+        local = u.def_names()
+        for name, line in u.calls:
+            if name in local:
+                continue
+            for g in sorted(owner.get(name, ())):
+                if g != f:
+                    edges.setdefault(f, {}).setdefault(g, (name, line))
+    return edges
+
+
+def circles(nodes, edges):
+    """Strongly connected groups of more than one node (Tarjan, no
+    recursion)."""
+    index, low, stack, on, out, n = {}, {}, [], set(), [], 0
+    for v0 in nodes:
+        if v0 in index:
+            continue
+        work = [(v0, iter(sorted(edges.get(v0, {}))))]
+        index[v0] = low[v0] = n
+        n += 1
+        stack.append(v0)
+        on.add(v0)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = n
+                    n += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(edges.get(w, {})))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                group = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    group.append(w)
+                    if w == v:
+                        break
+                if len(group) > 1:
+                    out.append(sorted(group))
+    return out
+
+
+def check_plugin_calls(root):
+    files = [f for f in product_files(root)
+             if f.startswith(PLUGIN_DIR + "/")]
+    edges = call_graph(root, files)
+    bad = []
+    for group in circles(files, edges):
+        bad.append("circle: " + ", ".join(group))
+        for a in group:
+            for b, (name, line) in sorted(edges.get(a, {}).items()):
+                if b in group:
+                    bad.append("  %s:%d calls %s() of %s" % (a, line, name,
+                                                            b))
+    return not bad, "\n".join(bad)
+
+
+VERSION_PP = re.compile(r"^\s*#\s*(if|elif)\b.*\bSLURM_VERSION_")
+COMPARE = set("<>&|!=")
+
+
+def release_tests(root, rel):
+    """[line] of the release tests in file rel."""
+    with open(os.path.join(root, rel), encoding="utf-8",
+              errors="replace") as f:
+        text = f.read()
+    found = set()
+    # directives whole, continuation lines joined
+    first, logical = 0, ""
+    for n, line in enumerate(text.split("\n"), 1):
+        if not logical:
+            first = n
+        logical += line
+        if logical.endswith("\\"):
+            logical = logical[:-1]
+            continue
+        if VERSION_PP.match(logical):
+            found.add(first)
+        logical = ""
+    toks = Unit(root, rel).toks
+    for k, t in enumerate(toks):
+        if t.kind != "id":
+            continue
+        if t.text == "SLURM_VERSION_NUM":
+            found.add(t.line)
+        elif t.text == "SLURM_VERSION_NUMBER":
+            nxt = toks[k + 1].text if k + 1 < len(toks) else ""
+            prv = toks[k - 1].text if k else ""
+            prv2 = toks[k - 2].text if k > 1 else ""
+            if (nxt in COMPARE and nxt != "=") or \
+                    (nxt == "=" and k + 2 < len(toks) and
+                     toks[k + 2].text == "=") or \
+                    (prv in COMPARE and prv != "=") or \
+                    (prv == "=" and prv2 in COMPARE):
+                found.add(t.line)
+    return sorted(found)
+
+
+def check_releases(root):
+    bad = []
+    for rel in product_files(root):
+        if rel == COMPAT_H or rel in RELEASE_TEST_ALLOWED:
+            continue
+        for line in release_tests(root, rel):
+            bad.append("%s:%d tests the release (name it in %s)" %
+                       (rel, line, COMPAT_H))
+    return not bad, "\n".join(bad)
+
+
 # ------------------------------------------------------------ self-test
 
 def mutated(root, edits):
@@ -377,6 +523,32 @@ SELF_TESTS = [
                            LONG_BODY + "\treturn x;\n}\n")}),
 ]
 
+SELF_TESTS += [
+    ("plugin_calls", "issue 28's circle put back (usage_windows.c calling "
+     "priority_conf.c)",
+     {"plugins/priority_treeshare/usage_windows.c": append(
+         "\nbool usage_windows_violation(void)\n{\n"
+         "\treturn conf_get() != NULL;\n}\n")}),
+    ("plugin_calls", "two node_power files calling each other",
+     {"plugins/node_power/log_file.c": append(
+         "\nint log_file_violation(void)\n{\n"
+         "\treturn command_violation();\n}\n"),
+      "plugins/node_power/command.c": append(
+         "\nint command_violation(void)\n{\n"
+         "\treturn log_file_violation();\n}\n")}),
+    ("releases", "a #if on the release in shares_rpc.c",
+     {"sshare-ext/shares_rpc.c": append(
+         "\n#if SLURM_VERSION_NUMBER >= 0x170200\n#endif\n")}),
+    ("releases", "a #define of a release test in a plugin header",
+     {"plugins/priority_treeshare/cycle.h": append(
+         "\n#define X_NEW (SLURM_VERSION_NUMBER >= \\\n"
+         "\tSLURM_VERSION_NUM(24, 5, 0))\n")}),
+    ("releases", "a release compared in C code",
+     {"plugins/priority_treeshare/cycle.c": append(
+         "\nstatic int release_violation(void)\n{\n"
+         "\treturn SLURM_VERSION_NUMBER < 0x170200;\n}\n")}),
+]
+
 CHECKS = {
     "calls": check_calls,
     "literals": lambda root: check_literals(root)[:2],
@@ -384,6 +556,8 @@ CHECKS = {
     "no_val": check_no_val,
     "static_names": check_static_names,
     "static_comments": check_static_comments,
+    "plugin_calls": check_plugin_calls,
+    "releases": check_releases,
 }
 
 
@@ -408,6 +582,13 @@ def main():
     results.append((check_static_comments(root),
                     "every static over %d lines has a comment above it" %
                     LONG_STATIC))
+    results.append((check_plugin_calls(root),
+                    "no circle of calls among the files of plugins/"))
+    results.append((check_releases(root),
+                    "the release is tested only in %s%s" %
+                    (COMPAT_H, " and %d allowed files" %
+                     len(RELEASE_TEST_ALLOWED) if RELEASE_TEST_ALLOWED
+                     else "")))
     for check, what, edits in SELF_TESTS:
         tmp = mutated(root, edits)
         try:

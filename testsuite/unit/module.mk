@@ -15,6 +15,15 @@ $(BUILD)/obj/unit/suites.h: $(UNIT_SRCS) testsuite/unit/module.mk
 	@printf '%s\n' $(foreach s,$(UNIT_NAMES),"TS_SUITE($(s))") > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
+# Check's headers, before any unit object: one line naming the package.
+UNIT_CHECK_H := $(BUILD)/obj/unit/check-h.ok
+$(UNIT_CHECK_H):
+	@mkdir -p $(dir $@)
+	@echo '#include <check.h>' | $(CC) $(CHECK_CFLAGS) -fsyntax-only -x c - 2>/dev/null || \
+		{ echo "treeshare: the unit tests need Check's headers (check.h, not found): apt-get install check (make deps installs it)" >&2; exit 1; }
+	@touch $@
+$(UNIT_OBJS) $(BUILD)/obj/unit/main.o: | $(UNIT_CHECK_H)
+
 $(BUILD)/obj/unit/%.o: testsuite/unit/%.c $(wildcard src/*.h src/power/*.h testsuite/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -Itestsuite/unit -c -o $@ $<
