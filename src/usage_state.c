@@ -549,14 +549,23 @@ int ts_usage_state_encode_into(const struct ts_usage_state *s,
 	uint64_t body;
 	unsigned char *b, *p;
 	uint32_t t;
-	bool keys = s->held.n || s->exempt.n;
+	bool since = s->consumed_since != 0;
+	bool keys = s->held.n || s->exempt.n || since;
 
 	img->len = 0;
+	/* clang-format off */
+	if (s->consumed_since < 0)
+		return ts_error_set(err, TS_EINVAL, -1,
+				    "usage_metric=consumed since %" PRId64 " is negative",
+				    s->consumed_since);
+	/* clang-format on */
 	body = 4 * (uint64_t)s->n_tres +
 	       (s->assoc.n + s->leaf.n + s->qos.n) * record_bytes(s->n_tres) +
 	       s->windows_len;
 	if (keys)
 		body += 8 + KEY_BYTES * (uint64_t)(s->held.n + s->exempt.n);
+	if (since)
+		body += 8;
 	total = HEADER_BYTES + (size_t)body + CRC_BYTES;
 	/* every byte is written below: the buffer needs no zeroing */
 	if (total > img->cap) {
@@ -571,7 +580,7 @@ int ts_usage_state_encode_into(const struct ts_usage_state *s,
 	}
 	b = img->buf;
 	memcpy(b, MAGIC, 8);
-	ts_put32(b + 8, keys ? 2 : 1);
+	ts_put32(b + 8, since ? 3 : keys ? 2 : 1);
 	ts_put32(b + 12,
 		 s->windows_active && s->windows_len ? FLAG_WINDOWS : 0);
 	ts_put64(b + 16, body);
@@ -603,6 +612,10 @@ int ts_usage_state_encode_into(const struct ts_usage_state *s,
 		ts_put32(p + 4, (uint32_t)s->exempt.n);
 		p = put_keys(p + 8, &s->held);
 		p = put_keys(p, &s->exempt);
+	}
+	if (since) {
+		ts_put64(p, (uint64_t)s->consumed_since);
+		p += 8;
 	}
 	ts_put32(p, ts_crc32(0, b, total - CRC_BYTES));
 	img->len = total;
@@ -782,7 +795,7 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 {
 	const unsigned char *b = buf, *p;
 	uint64_t body, need, n_tres, n_assoc, n_leaf, n_qos, n_rec, w_len;
-	uint64_t n_held = 0, n_exempt = 0;
+	uint64_t n_held = 0, n_exempt = 0, since_bytes;
 	uint32_t version, flags, t, u;
 	size_t v, i;
 	int rc;
@@ -792,10 +805,10 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 	if (rc)
 		return rc;
 	version = ts_get32(b + 8);
-	if (version != 1 && version != 2)
+	if (version < 1 || version > 3)
 		return ts_error_set(
 			err, TS_ECORRUPT, -1,
-			"format version %u, this build reads 1 and 2", version);
+			"format version %u, this build reads 1 to 3", version);
 	flags = ts_get32(b + 12);
 	if (flags & ~FLAG_WINDOWS)
 		return ts_error_set(err, TS_ECORRUPT, -1,
@@ -814,9 +827,13 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 		need = UINT64_MAX;
 	else
 		need = 4 * n_tres + n_rec * record_bytes(n_tres) + w_len;
-	/* version 2: the job keys' counts follow, then the keys */
-	if (version == 2 && need <= body && body - need >= 8) {
-		uint64_t room = body - need - 8;
+	/*
+	 * version 2: the job keys' counts follow, then the keys; version 3
+	 * (usage_metric=consumed's start): the same, then 8 bytes.
+	 */
+	since_bytes = version == 3 ? 8 : 0;
+	if (version >= 2 && need <= body && body - need >= 8 + since_bytes) {
+		uint64_t room = body - need - 8 - since_bytes;
 
 		n_held = ts_get32(b + HEADER_BYTES + need);
 		n_exempt = ts_get32(b + HEADER_BYTES + need + 4);
@@ -828,12 +845,12 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 					    n_held, n_exempt, room);
 		/* clang-format on */
 		/* the writer makes version 1 of a state without keys */
-		if (!n_held && !n_exempt)
+		if (!n_held && !n_exempt && version == 2)
 			return ts_error_set(
 				err, TS_ECORRUPT, -1,
 				"format version 2 without job keys");
-		need += 8 + room;
-	} else if (version == 2) {
+		need += 8 + room + since_bytes;
+	} else if (version >= 2) {
 		need = UINT64_MAX;
 	}
 	/* clang-format off */
@@ -905,7 +922,7 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 		if (rc)
 			goto fail;
 	}
-	if (version == 2) {
+	if (version >= 2) {
 		/* every count is bounded by the body's bytes (above) */
 		p += w_len + 8;
 		p = get_keys(p, (size_t)n_held, &s->held, "held", err);
@@ -916,6 +933,17 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 			rc = err->code ? err->code : TS_ECORRUPT;
 			goto fail;
 		}
+	}
+	if (version == 3) {
+		s->consumed_since = (int64_t)ts_get64(p);
+		rc = ts_kept_time_check("usage_metric=consumed's start",
+					s->consumed_since, now, err);
+		if (!rc && !s->consumed_since)
+			rc = ts_error_set(
+				err, TS_ECORRUPT, -1,
+				"format version 3 with usage_metric=consumed's start 0");
+		if (rc)
+			goto fail;
 	}
 	return TS_OK;
 fail:

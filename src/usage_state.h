@@ -19,13 +19,18 @@
  *   job keys     the jobs a feasibility cap holds and those an operator
  *                let run (cap_hold.h), so that an override survives a
  *                restart
+ *   consumed_since  when usage_metric=consumed came in force (0:
+ *                dedicated in force): a job that started before it is
+ *                charged dedicated to its end, one that started at or
+ *                after it consumed (src/consumed.h), across restarts
  * so that one rename publishes a consistent state: usage and the decay
  * time it goes with can never come from two different cycles.
  *
- * File layout (little-endian, version 1 or 2):
+ * File layout (little-endian, version 1, 2 or 3):
  *   off  size
  *     0     8  magic "TSSTATE\0"
- *     8     4  format version (1, or 2 when there are job keys)
+ *     8     4  format version (1; 2 when there are job keys; 3 when
+ *              usage_metric=consumed is in force)
  *    12     4  flags: bit 0 windows in use (else kept for later)
  *    16     8  body length B (from offset 72 to the CRC)
  *    24     8  saved_at, int64 epoch seconds
@@ -41,18 +46,22 @@
  *                    L x (uint32 id, V values)   rising, each an A id
  *                    Q x (uint32 id, V values)   rising
  *                    W bytes: a treeshare_windows file image
- *                    version 2 only:
+ *                    versions 2 and 3 (in 2, H + E > 0):
  *                    uint32 H, uint32 E
  *                    H x (uint32 job id, int64 submit time)  held
  *                    E x (uint32 job id, int64 submit time)  exempt
  *                    each list rising by (id, submit), ids not 0
+ *                    version 3 only:
+ *                    int64 consumed_since, > 0
  *  72+B     4  CRC-32 (crc32.h) of bytes 0 .. 72+B-1
  *   V = 2 + T values: usage_raw, grp_used_wall, T x usage_tres_raw; a
  *   value is window_store.h's (uint64 m, int32 e), finite and >= 0.
- *   B = 4 T + (A + L + Q) (4 + 12 V) + W [+ 8 + 12 (H + E)]; the file is
- *   76 + B bytes.
+ *   B = 4 T + (A + L + Q) (4 + 12 V) + W [+ 8 + 12 (H + E)] [+ 8]; the
+ *   file is 76 + B bytes.
  * A state without job keys is written as version 1, which builds from
- * before the keys read too (a downgrade without caps loses nothing).
+ * before the keys read too (a downgrade without caps loses nothing);
+ * one with keys and dedicated usage as version 2, read by builds before
+ * version 3.
  *
  * Checks on reading, each a named defect: magic, length (torn,
  * truncated, trailing), CRC, version, flags, counts matching B, ids
@@ -70,7 +79,7 @@
 #include "job_set.h"
 #include "kept_file.h"
 
-#define TS_USAGE_STATE_VERSION	 2 /* the newest; 1 is read and written */
+#define TS_USAGE_STATE_VERSION	 3 /* the newest; 1 and 2 read and written */
 #define TS_USAGE_STATE_MAX_BYTES (1L << 30) /* refuse larger files */
 #define TS_USAGE_STATE_FILE	 "treeshare_state"
 
@@ -102,6 +111,7 @@ struct ts_usage_state {
 	size_t windows_len;
 	struct ts_job_keys held;   /* jobs a feasibility cap holds */
 	struct ts_job_keys exempt; /* jobs an operator released */
+	int64_t consumed_since;	   /* usage_metric=consumed since; 0: not */
 	uint32_t tres_cap;	   /* ids tres_id has room for */
 };
 

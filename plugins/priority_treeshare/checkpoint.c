@@ -64,6 +64,7 @@
 #include "src/window_store.h"
 
 #include "cap_hold.h"
+#include "consumed_usage.h"
 #include "error_once.h"
 #include "checkpoint.h"
 #include "priority_conf.h"
@@ -198,6 +199,7 @@ static int snapshot(struct ts_usage_state *s, time_t ran, time_t reset,
 				   .qos = READ_LOCK,
 				   .tres = READ_LOCK };
 	struct walk w = { .s = s };
+	const struct priority_conf *c = conf_get();
 	size_t n_assoc, n_qos;
 	uint32_t t, n_tres;
 	bool in_use;
@@ -234,6 +236,9 @@ static int snapshot(struct ts_usage_state *s, time_t ran, time_t reset,
 	s->saved_at = (int64_t)time(NULL);
 	s->last_ran = (int64_t)ran;
 	s->last_reset = (int64_t)reset;
+	s->consumed_since = c && c->settings.consumed
+				    ? (int64_t)c->consumed_since
+				    : 0; /* usage_metric=dedicated */
 	rc = usage_windows_image(s->saved_at, &s->windows, &s->windows_len,
 				 &in_use);
 	assoc_mgr_unlock(&locks);
@@ -710,6 +715,7 @@ static void resume(const struct found *f, time_t *ran, time_t *reset)
 	/* clang-format on */
 	/* name the copy read: .prev when the current one was refused */
 	restore_usage(u, f->unit_path, f->ust.used_prev ? ".prev" : "");
+	consumed_usage_restore((time_t)u->consumed_since);
 	*ran = (time_t)u->last_ran;
 	*reset = (time_t)u->last_reset;
 }

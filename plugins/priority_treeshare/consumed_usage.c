@@ -17,11 +17,54 @@
 #include TS_ACCOUNTING_STORAGE_H
 
 #include "src/consumed.h"
+#include "src/usage_state.h"
+#include "src/utc_time.h"
 #include "usage.h"
 #include "usage_windows.h"
 
 /* The start of a span slurmdbd did not answer for; 0: none. */
 static time_t retry_from;
+/* consumed_since of the state resumed from at start (init only). */
+static time_t restored_since;
+
+void consumed_usage_restore(time_t since)
+{
+	restored_since = since;
+}
+
+static void log_switch(time_t since)
+{
+	char t[32];
+
+	/* clang-format off */
+	info("%s: usage_metric=consumed in force from %s: jobs that started before are charged dedicated usage to their end, jobs that start from then on their consumed CPU time",
+	     plugin_type, ts_utc_time((int64_t)since, t, sizeof(t)));
+	/* clang-format on */
+}
+
+void consumed_usage_adopt(struct priority_conf *c)
+{
+	char t[32];
+
+	if (!c->settings.consumed)
+		return;
+	if (!restored_since) {
+		log_switch(c->consumed_since);
+		return;
+	}
+	c->consumed_since = restored_since;
+	log_flag(PRIO, "%s: usage_metric=consumed in force since %s (%s)",
+		 plugin_type,
+		 ts_utc_time((int64_t)c->consumed_since, t, sizeof(t)),
+		 TS_USAGE_STATE_FILE);
+}
+
+void consumed_usage_switched(const struct priority_conf *c,
+			     const struct priority_conf *old)
+{
+	if (c->settings.consumed && old && !old->settings.consumed)
+		log_switch(c->consumed_since);
+}
 
 bool consumed_usage_gather_none(void)
 {
@@ -112,7 +155,7 @@ static void charge_ended_job(slurmdb_job_rec_t *job, time_t start, double decay,
 }
 
 void consumed_usage_charge(time_t last_ran, time_t start, double decay,
-			   bool windows)
+			   bool windows, time_t since)
 {
 	assoc_mgr_lock_t locks = USAGE_LOCKS;
 	struct ts_consumed_span span;
@@ -120,7 +163,7 @@ void consumed_usage_charge(time_t last_ran, time_t start, double decay,
 	slurmdb_job_rec_t *job;
 	list_t *jobs;
 	list_itr_t *itr;
-	size_t charged = 0;
+	size_t charged = 0, dedicated = 0;
 
 	if (!&acct_db_conn ||
 	    !ts_consumed_span(last_ran, start, TS_CONSUMED_LAG, &span))
@@ -155,6 +198,11 @@ void consumed_usage_charge(time_t last_ran, time_t start, double decay,
 	while ((job = list_next(itr))) {
 		if (!ts_consumed_in_span(&span, job->end) || !job->associd)
 			continue;
+		/* Started under dedicated: charged so to its end. */
+		if (job->start < since) {
+			dedicated++;
+			continue;
+		}
 		charge_ended_job(job, start, decay, windows);
 		charged++;
 	}
@@ -162,6 +210,9 @@ void consumed_usage_charge(time_t last_ran, time_t start, double decay,
 	assoc_mgr_unlock(&locks);
 	FREE_NULL_LIST(jobs);
 	retry_from = 0;
-	log_flag(PRIO, "%s: consumed usage of %zu jobs ended in (%ld, %ld]",
-		 plugin_type, charged, (long)span.after, (long)span.upto);
+	/* clang-format off */
+	log_flag(PRIO, "%s: consumed usage of %zu jobs ended in (%ld, %ld]; %zu started before usage_metric=consumed came in force (%ld) were charged dedicated usage",
+		 plugin_type, charged, (long)span.after, (long)span.upto,
+		 dedicated, (long)since);
+	/* clang-format on */
 }

@@ -92,7 +92,7 @@ static bool charge_job(const struct priority_conf *c, job_record_t *job,
 		return false;
 	if (charge_due(c, job))
 		return usage_charge_job(job, from, to, false, decay, windows,
-					c->settings.consumed);
+					consumed_usage_of(c, job));
 	return true;
 }
 
@@ -142,7 +142,7 @@ static void charge_one(struct pass *ps, job_record_t *job)
 		return;
 	assoc_mgr_lock(&usage_locks);
 	(void)usage_charge_job(job, ps->from, ps->to, false, ps->decay,
-			       ps->windows, c->settings.consumed);
+			       ps->windows, consumed_usage_of(c, job));
 	assoc_mgr_unlock(&usage_locks);
 }
 
@@ -414,14 +414,16 @@ static void run_cycle(const struct priority_conf *c, time_t start)
 	}
 
 	if (!fair_tree && c->settings.consumed)
-		consumed_usage_charge(ran, start, decay, windows);
+		consumed_usage_charge(ran, start, decay, windows,
+				      c->consumed_since);
 	if (fair_tree) {
 		lock_slurmctld(job_write);
 		job_pass(PASS_CHARGE, c, ran, start, decay);
 		set_last_ran(start);
 		unlock_slurmctld(job_write);
 		if (c->settings.consumed)
-			consumed_usage_charge(ran, start, decay, windows);
+			consumed_usage_charge(ran, start, decay, windows,
+					      c->consumed_since);
 		if (windows)
 			usage_windows_roll(start);
 

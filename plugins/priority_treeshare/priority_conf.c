@@ -354,6 +354,10 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 	c->need_fs = c->prio.w_fs || c->formula;
 	if (old && !old->calc_fairshare)
 		conf_no_fair_share(c);
+	if (c->settings.consumed)
+		c->consumed_since = old && old->consumed_since
+					    ? old->consumed_since
+					    : time(NULL);
 
 	/* clang-format off */
 	log_flag(PRIO,

@@ -81,6 +81,14 @@ struct priority_conf {
 	struct ts_prio_config factors;
 	double *tres_ones; /* factors.w_tres with formula= */
 	bool need_fs;	   /* a job's fair-share factor is used */
+	/*
+	 * usage_metric=consumed in force since (0: dedicated): a job whose
+	 * run started before is charged dedicated to its end, one started
+	 * at or after consumed (consumed_usage_of()).  Kept from old while
+	 * consumed stays, else the build's time; at start the committed
+	 * one (consumed_usage_adopt()).
+	 */
+	time_t consumed_since;
 };
 
 /*

@@ -29,6 +29,7 @@
 #include "assoc_tree.h"
 #include "cap_hold.h"
 #include "checkpoint.h"
+#include "consumed_usage.h"
 #include "cycle.h"
 #include "factors_rpc.h"
 #include "fs_cache.h"
@@ -124,6 +125,7 @@ static int start_fair_share(struct priority_conf *c, const char *outcome)
 		info("%s: no usage_window: usage decays by PriorityDecayHalfLife, from RawUsage as it is; the saved usage windows are kept in %s, and setting usage_window again resumes them",
 		     plugin_type, TS_USAGE_STATE_FILE);
 	/* clang-format on */
+	consumed_usage_adopt(c);
 	assoc_mgr_lock(&write);
 	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
 	usage_note_root();
@@ -364,6 +366,7 @@ extern void priority_p_reconfig(bool assoc_clear)
 		}
 		if (in_ctld) {
 			log_active(c, old);
+			consumed_usage_switched(c, old);
 			usage_windows_reconfigure(c, time(NULL));
 		}
 		conf_install(c);
@@ -455,6 +458,6 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	assoc_mgr_lock(&locks);
 	(void)usage_charge_job(job_ptr, ran, time(NULL), true, decay,
 			       c && cycle_windows(c),
-			       c && c->settings.consumed);
+			       consumed_usage_of(c, job_ptr));
 	assoc_mgr_unlock(&locks);
 }

@@ -16,7 +16,15 @@
 #  3. nothing is charged twice: RawUsage stays put for the next cycle,
 #     across a slurmctld restart and for the cycle after it;
 #  4. the same as 2 with usage_window=1h (scontrol reconfigure), for suzy
-#     and scott.
+#     and scott;
+#  5. a switch from dedicated to consumed counts nothing twice (issue 31):
+#     before step 4, usage_metric=dedicated at reconfigure; bob's burner
+#     is charged dedicated at a cycle and cancelled right after it, and
+#     cathy's runs across the switch, which is step 4's reconfigure,
+#     seconds later; both are charged by the metric in force at their
+#     start, dedicated: bob's RawUsage stays what that cycle charged, and
+#     neither job's TotalCPU is charged by the consumed cycles whose spans
+#     hold their ends (step 4's waits cover those cycles).
 # PriorityDecayHalfLife=0 keeps usage undecayed so that it can be compared
 # with TotalCPU to the second.  Appends TAP lines to TAP_FILE.
 set -u -o pipefail
@@ -87,7 +95,23 @@ cons_sleep()
 cons_burn()
 {
 	ts_submit "$1" -p lab -c 2 -t 5 --wrap \
-		"exec bash -c 'SECONDS=0; while [ \$SECONDS -lt $CONS_SECS ]; do :; done'"
+		"exec bash -c 'SECONDS=0; while [ \$SECONDS -lt ${2:-$CONS_SECS} ]; do :; done'"
+}
+
+# cons_cycle_after N - more than N "state committed" lines (cycles).
+cons_cycle_after()
+{
+	[ "$(grep -c 'state committed' "$CONS_LOG")" -gt "$1" ]
+}
+
+# cons_dedicated_after LINE N - the consumed cycles logged after line
+# LINE of slurmctld.log skipped at least N ended jobs as started before
+# usage_metric=consumed came in force (charged dedicated).
+cons_dedicated_after()
+{
+	tail -n "+$(($1 + 1))" "$CONS_LOG" |
+		sed -n 's/.*; \([0-9]*\) started before usage_metric=consumed came in force.*/\1/p' |
+		awk -v n="$2" '{ s += $1 } END { exit !(s >= n) }'
 }
 
 # cons_close USAGE TOTALCPU - RawUsage (truncated) is TotalCPU within
@@ -201,10 +225,31 @@ else
 	not_ok "$P: nothing is charged twice: RawUsage unchanged after the next cycle, a slurmctld restart and the cycle after it" \
 		"bob $ub -> $ub1 -> $ub2, cathy $uc -> $uc1 -> $uc2"
 fi
+# 5. (first half) dedicated at reconfigure; bob's burner charged at a
+# cycle, cancelled right after it; cathy's runs on across the switch.
+n0=$(grep -c 'PriorityParameters' "$CONS_LOG")
+"$TS_CLUSTER" conf "PriorityParameters=usage_metric=dedicated" &&
+	scontrol reconfigure >/dev/null 2>&1
+wait_for 30 "slurmctld to take usage_metric=dedicated" \
+	sh -c "[ \$(grep -c 'PriorityParameters' '$CONS_LOG') -gt $n0 ]" || true
+sw_b=$(cons_burn bob 240)
+sw_c=$(cons_burn cathy 100)
+sw_u0=$(cons_usage bob)
+wait_for 60 "the dedicated jobs to run" ts_jobs_running "$sw_b" "$sw_c" || true
+n0=$(grep -c 'state committed' "$CONS_LOG")
+wait_for 75 "a dedicated cycle while they run" cons_cycle_after "$n0" || true
+scancel "$sw_b"
+wait_for 30 "bob's job to end" sh -c "! squeue -h -j $sw_b -o %i | grep -q ." || true
+sw_ub=$(cons_usage bob)
+sw_running=$(ts_job_state "$sw_c")
+sw_line=$(wc -l <"$CONS_LOG")
+
 # 4. The same with usage windows (usage_window=1h, usage_decay 1: RawUsage
-# is the windows' sum), for suzy (sleeps) and scott (burns).
+# is the windows' sum), for suzy (sleeps) and scott (burns).  This
+# reconfigure is step 5's switch from dedicated to consumed.
 "$TS_CLUSTER" conf "PriorityParameters=usage_metric=consumed,usage_window=1h" &&
 	scontrol reconfigure >/dev/null 2>&1
+sw_t=$(date +%s)
 wait_for 90 "slurmctld to take usage_window=1h" \
 	grep -qF "in force: usage_window=01:00:00,usage_depth=8,usage_decay=1,usage_metric=consumed" "$CONS_LOG" || true
 sleeper=$(cons_sleep suzy)
@@ -221,6 +266,27 @@ if cons_close "$uc" "$tc" && cons_close "$ub" "$tb" &&
 else
 	not_ok "$P: with usage windows too, RawUsage is TotalCPU" \
 		"suzy $ub vs ${tb}s, scott $uc vs ${tc}s"
+fi
+
+# 5. (second half) the consumed cycles whose spans hold both ends have
+# run (skipping both jobs, logged); bob's RawUsage is what the dedicated
+# cycle charged, and no TotalCPU of either job was charged.
+wait_for 150 "the consumed cycles over both jobs' ends" \
+	cons_dedicated_after "$sw_line" 2 || true
+sw_ub2=$(cons_usage bob)
+tb=$(cons_totalcpu "$sw_b") tc=$(cons_totalcpu "$sw_c")
+sw_tc=$(tail -n "+$((sw_line + 1))" "$CONS_LOG" |
+	grep -E "job ($sw_b|$sw_c) ended [0-9]+: TotalCPU" | head -n 2)
+if cons_dedicated_after "$sw_line" 2 && [ -z "$sw_tc" ] &&
+   [ "$sw_running" = RUNNING ] &&
+   awk -v a="$sw_ub" -v b="$sw_ub2" -v z="$sw_u0" 'BEGIN {
+	d = b - a; if (d < 0) d = -d; exit !(a > z && d <= 1) }'; then
+	ok "$P: a switch from dedicated to consumed charges each job once, by the metric in force at its start: bob's job, charged dedicated at a cycle and cancelled before the switch, keeps RawUsage $sw_ub -> $sw_ub2 (its TotalCPU ${tb}s not added), cathy's, running across it, is not charged its TotalCPU ${tc}s either"
+else
+	not_ok "$P: a switch from dedicated to consumed charges each job once, by the metric in force at its start" \
+		"bob $sw_u0 -> $sw_ub (dedicated cycle) -> $sw_ub2 (TotalCPU ${tb}s), cathy's job $sw_running at the switch (TotalCPU ${tc}s)" \
+		"consumed charges: ${sw_tc:-none}" \
+		"$(tail -n "+$((sw_line + 1))" "$CONS_LOG" | grep -F 'consumed usage of' | head -n 4)"
 fi
 "$TS_CLUSTER" down >/dev/null 2>&1
 [ "${TAP_FAILED:-0}" -eq 0 ]

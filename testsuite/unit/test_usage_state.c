@@ -357,12 +357,12 @@ START_TEST(structure_defects_behind_a_good_crc_are_named)
 	free(buf);
 
 	len = sample_image(&buf, 1);
-	put32(buf + 8, 3);
+	put32(buf + 8, 4);
 	reseal(buf, len);
 	ts_error_clear(&err);
 	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
 			 TS_ECORRUPT);
-	ck_assert_str_eq(err.msg, "format version 3, this build reads 1 and 2");
+	ck_assert_str_eq(err.msg, "format version 4, this build reads 1 to 3");
 	put32(buf + 8, 1);
 	/* a bit of the windows image (its last byte, its own CRC) */
 	buf[len - 5] ^= 1;
@@ -601,6 +601,64 @@ START_TEST(only_a_state_with_job_keys_is_version_2)
 	ck_assert_uint_eq(len, 76 + 8 + 7 * 52);
 	ts_usage_state_free(&a);
 	free(buf);
+}
+END_TEST
+
+/* ------------------------------- usage_metric=consumed's start, v3 */
+
+/*
+ * consumed_since makes version 3, with or without job keys: the key
+ * counts (0 and 0 allowed), then the time; it round trips, and a time
+ * of 0, negative or after now is refused.
+ */
+START_TEST(consumed_since_round_trips_as_version_3)
+{
+	struct ts_usage_state a, b;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len;
+
+	sample_keys(&a, 1);
+	a.consumed_since = NOW - 40;
+	len = encode_as(&a, &buf, 3);
+	ck_assert_uint_eq(len,
+			  76 + 8 + 7 * 52 + a.windows_len + 8 + 3 * 12 + 8);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &b, &err), TS_OK);
+	ck_assert_int_eq(b.consumed_since, NOW - 40);
+	ck_assert_uint_eq(b.held.n, 2);
+	ck_assert_uint_eq(b.exempt.n, 1);
+	ck_assert_uint_eq(b.exempt.key[0].id, 9);
+	ts_usage_state_free(&b);
+	free(buf);
+	ts_usage_state_free(&a);
+
+	/* without keys: counts 0 and 0, then the time */
+	sample(&a, 0);
+	a.consumed_since = NOW - 40;
+	len = encode_as(&a, &buf, 3);
+	ck_assert_uint_eq(len, 76 + 8 + 7 * 52 + 8 + 8);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &b, &err), TS_OK);
+	ck_assert_int_eq(b.consumed_since, NOW - 40);
+	ck_assert_uint_eq(b.held.n + b.exempt.n, 0);
+	ts_usage_state_free(&b);
+	put64(buf + len - 4 - 8, 0);
+	refused_as(buf, len,
+		   "format version 3 with usage_metric=consumed's start 0");
+	put64(buf + len - 4 - 8, (uint64_t)(NOW + 3600));
+	ts_error_clear(&err);
+	reseal(buf, len);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &b, &err),
+			 TS_ECORRUPT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "usage_metric=consumed's start"));
+	free(buf);
+	/* dedicated (0): version 1 as before */
+	a.consumed_since = 0;
+	len = encode_as(&a, &buf, 1);
+	free(buf);
+	a.consumed_since = -1;
+	ck_assert_int_eq(ts_usage_state_encode(&a, &buf, &len, &err),
+			 TS_EINVAL);
+	ts_usage_state_free(&a);
 }
 END_TEST
 
@@ -1211,6 +1269,7 @@ Suite *suite_usage_state(void)
 	tcase_add_test(tc, failed_save_names_the_file_and_keeps_both_copies);
 	tcase_add_test(tc, job_keys_round_trip_as_version_2);
 	tcase_add_test(tc, only_a_state_with_job_keys_is_version_2);
+	tcase_add_test(tc, consumed_since_round_trips_as_version_3);
 	tcase_add_test(tc,
 		       a_version_1_file_of_the_build_before_reads_without_keys);
 	tcase_add_test(tc, every_cut_and_bit_flip_of_a_keyed_file_is_refused);
