@@ -999,7 +999,8 @@ int ts_usage_state_peek_keys(const void *buf, size_t len, uint64_t *held,
 			     uint64_t *exempt)
 {
 	const unsigned char *b = buf;
-	uint64_t body, n_tres, n_rec, w_len, need;
+	uint64_t body, n_tres, n_rec, w_len, need, since;
+	uint32_t version;
 
 	*held = *exempt = 0;
 	if (len < HEADER_BYTES + CRC_BYTES || memcmp(b, MAGIC, 8))
@@ -1007,10 +1008,12 @@ int ts_usage_state_peek_keys(const void *buf, size_t len, uint64_t *held,
 	body = ts_get64(b + 16);
 	if (body != len - HEADER_BYTES - CRC_BYTES)
 		return 0;
-	if (ts_get32(b + 8) == 1)
+	version = ts_get32(b + 8);
+	if (version == 1)
 		return 1;
-	if (ts_get32(b + 8) != 2)
+	if (version != 2 && version != 3)
 		return 0;
+	since = version == 3 ? 8 : 0; /* consumed_since after the keys */
 	n_tres = ts_get32(b + 48);
 	n_rec = (uint64_t)ts_get32(b + 52) + ts_get32(b + 56) +
 		ts_get32(b + 60);
@@ -1020,11 +1023,11 @@ int ts_usage_state_peek_keys(const void *buf, size_t len, uint64_t *held,
 		       n_rec > body / record_bytes(n_tres))))
 		return 0;
 	need = 4 * n_tres + n_rec * record_bytes(n_tres) + w_len;
-	if (need > body || body - need < 8)
+	if (need > body || body - need < 8 + since)
 		return 0;
 	*held = ts_get32(b + HEADER_BYTES + need);
 	*exempt = ts_get32(b + HEADER_BYTES + need + 4);
-	if ((*held + *exempt) * KEY_BYTES != body - need - 8) {
+	if ((*held + *exempt) * KEY_BYTES != body - need - 8 - since) {
 		*held = *exempt = 0;
 		return 0;
 	}

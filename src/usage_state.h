@@ -286,7 +286,8 @@ int ts_usage_state_save_image(const char *path, const void *image, size_t len,
  * ts_usage_state_peek_keys() - the counts of held and exempt job keys a
  * file image holds, read past a bad CRC (a file refused for another
  * defect), for a caller that must say what a refused state loses.  The
- * header's counts must fill the length exactly.  OUT *held, *exempt.
+ * header's counts must fill the length exactly (versions 2 and 3).
+ * OUT *held, *exempt.
  * RET 1 when read (a version 1 file: 0 and 0), 0 when the image is too
  * damaged to tell.
  */

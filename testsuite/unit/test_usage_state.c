@@ -1173,6 +1173,16 @@ START_TEST(peek_reads_key_counts_past_a_bad_crc_only)
 	put32(buf + counts + 4, 5);
 	ck_assert_int_eq(ts_usage_state_peek_keys(buf, len, &held, &exempt), 0);
 	free(buf);
+	/* version 3: the keys, then consumed_since's 8 bytes */
+	sample_keys(&a, 0);
+	a.consumed_since = NOW - 40;
+	len = encode_as(&a, &buf, 3);
+	ts_usage_state_free(&a);
+	buf[80] ^= 0x10;
+	ck_assert_int_eq(ts_usage_state_peek_keys(buf, len, &held, &exempt), 1);
+	ck_assert_uint_eq(held, 2);
+	ck_assert_uint_eq(exempt, 1);
+	free(buf);
 	/* version 1: no keys, known */
 	sample(&a, 0);
 	len = encode_as(&a, &buf, 1);
