@@ -10,6 +10,7 @@
 #ifndef TS_ERROR_H
 #define TS_ERROR_H
 
+#include <stddef.h>
 #include <string.h>
 
 enum ts_code {
@@ -44,6 +45,20 @@ enum ts_code {
 #define TS_QUOTE_FMT "%.*s%s"
 #define TS_QUOTE(s)                                                            \
 	(int)TS_ERROR_QUOTE, (s), (strlen(s) > TS_ERROR_QUOTE ? "..." : "")
+
+/*
+ * ts_quote() - bytes taken from a file (or any untrusted text), made safe
+ * for a log line: printable ASCII as is, except backslash and both quotes
+ * (\\ \' \"); every other byte (tab, newline, ESC and the other control
+ * characters, DEL, bytes above 0x7f, NUL) as \xNN.  At most TS_ERROR_QUOTE bytes of
+ * the input are shown; when some are left out the text ends in "...".
+ * len bytes of bytes are read (NULs included).  buf receives the text,
+ * NUL-terminated; TS_QUOTE_SIZE bytes hold any input, a smaller buf cuts
+ * it sooner (still with "...").  RET buf, for use as a "%s" argument.
+ * Error columns and lines count the input bytes, never these escapes.
+ */
+#define TS_QUOTE_SIZE (4 * TS_ERROR_QUOTE + 4)
+const char *ts_quote(char *buf, size_t size, const void *bytes, size_t len);
 
 struct ts_error {
 	int code;   /* TS_OK or TS_E*; the first error set wins */

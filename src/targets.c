@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
+#include "file_trust.h"
 #include "targets.h"
 #include "whole_file.h"
 
@@ -257,40 +259,34 @@ static int word_is(const struct word *w, const char *s)
 }
 
 /*
- * A decimal DIGITS[.DIGITS] or .DIGITS at s[0 .. len), by hand: strtod()
- * follows the locale's decimal point and takes exponents.  Values past
- * limit are not accumulated further (only "too big" matters then).
- * RET the number of characters read (len when all of it is the number).
+ * A decimal DIGITS[.DIGITS] or .DIGITS, all of s[0 .. len), no exponent:
+ * ts_decimal_read()'s plain numbers.  RET TS_OK with *value; TS_ESYNTAX
+ * (not such a number), TS_ERANGE (past any long double: *value set to
+ * inf, out of every range), TS_ENOMEM.
  */
-static size_t parse_decimal(const char *s, size_t len, long double limit,
-			    long double *value, size_t *digits)
+static int parse_decimal(const char *s, size_t len, long double *value)
 {
-	long double v = 0, scale = 1;
-	size_t i = 0;
-
-	*digits = 0;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (v <= limit)
-			v = v * 10 + (s[i] - '0');
-		(*digits)++;
+	switch (ts_decimal_read(s, len, 1, value)) {
+	case TS_DECIMAL_OK:
+		return TS_OK;
+	case TS_DECIMAL_RANGE:
+		*value = INFINITY;
+		return TS_ERANGE;
+	case TS_DECIMAL_NOMEM:
+		return TS_ENOMEM;
+	default:
+		return TS_ESYNTAX;
 	}
-	if (i < len && s[i] == '.') {
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-			scale /= 10;
-			v += scale * (s[i] - '0');
-			(*digits)++;
-		}
-	}
-	*value = v;
-	return i;
 }
 
 /* TARGET: a decimal, then '-' or '+' or nothing. */
 static int parse_target(const struct word *w, long line, struct ts_target *t,
 			struct ts_error *err)
 {
-	size_t i, len = w->len, digits;
+	size_t len = w->len;
+	char q[TS_QUOTE_SIZE];
 	long double value;
+	int rc;
 
 	t->kind = TS_TARGET_TARGET;
 	if (len && (w->start[len - 1] == '-' || w->start[len - 1] == '+')) {
@@ -298,17 +294,20 @@ static int parse_target(const struct word *w, long line, struct ts_target *t,
 						   : TS_TARGET_FLOOR;
 		len--;
 	}
-	i = parse_decimal(w->start, len, 1000, &value, &digits);
-	if (!digits || i != len)
+	rc = parse_decimal(w->start, len, &value);
+	if (rc == TS_ENOMEM)
+		return ts_error_set(err, TS_ENOMEM, line,
+				    "line %ld: out of memory", line);
+	if (rc == TS_ESYNTAX)
 		return ts_error_set(
 			err, TS_ESYNTAX, line,
-			"line %ld: target '%.*s' is not a percentage (N, N- or N+)",
-			line, (int)(w->len > 64 ? 64 : w->len), w->start);
+			"line %ld: target '%s' is not a percentage (N, N- or N+)",
+			line, ts_quote(q, sizeof(q), w->start, w->len));
 	if (value > 100)
-		return ts_error_set(
-			err, TS_ERANGE, line,
-			"line %ld: target '%.*s' out of range 0..100", line,
-			(int)(len > 64 ? 64 : len), w->start);
+		return ts_error_set(err, TS_ERANGE, line,
+				    "line %ld: target '%s' out of range 0..100",
+				    line,
+				    ts_quote(q, sizeof(q), w->start, len));
 	t->percent = (double)value;
 	t->line = line;
 	return TS_OK;
@@ -321,32 +320,37 @@ static int parse_target(const struct word *w, long line, struct ts_target *t,
 static int parse_fscap(const struct word *w, long line, long col,
 		       struct ts_fscap *c, struct ts_error *err)
 {
-	size_t key = strlen(FSCAP_KEY), len = w->len - key, i, digits;
+	size_t key = strlen(FSCAP_KEY), len = w->len - key;
 	const char *v = w->start + key;
-	int shown = (int)(len > 64 ? 64 : len);
+	char q[TS_QUOTE_SIZE];
 	long double value;
+	int rc;
 
 	c->kind = TS_FSCAP_ABSOLUTE;
 	if (len && v[len - 1] == '%') {
 		c->kind = TS_FSCAP_PERCENT;
 		len--;
 	}
-	i = parse_decimal(v, len, FSCAP_ABS_MAX, &value, &digits);
-	if (!digits || i != len)
+	rc = parse_decimal(v, len, &value);
+	ts_quote(q, sizeof(q), v, w->len - key);
+	if (rc == TS_ENOMEM)
+		return ts_error_set(err, TS_ENOMEM, line,
+				    "line %ld: out of memory", line);
+	if (rc == TS_ESYNTAX)
 		return ts_error_set(
 			err, TS_ESYNTAX, line,
-			"line %ld column %ld: fscap '%.*s' is not an amount of usage (N) or a percentage (N%%)",
-			line, col, shown, v);
+			"line %ld column %ld: fscap '%s' is not an amount of usage (N) or a percentage (N%%)",
+			line, col, q);
 	if (c->kind == TS_FSCAP_PERCENT && value > 100)
 		return ts_error_set(
 			err, TS_ERANGE, line,
-			"line %ld column %ld: fscap '%.*s' out of range 0..100%%",
-			line, col, shown, v);
+			"line %ld column %ld: fscap '%s' out of range 0..100%%",
+			line, col, q);
 	if (value > FSCAP_ABS_MAX)
 		return ts_error_set(
 			err, TS_ERANGE, line,
-			"line %ld column %ld: fscap '%.*s' out of range 0..1e18",
-			line, col, shown, v);
+			"line %ld column %ld: fscap '%s' out of range 0..1e18",
+			line, col, q);
 	c->value = (double)value;
 	c->line = line;
 	return TS_OK;
@@ -361,8 +365,8 @@ struct name {
 static int parse_entity_name(const struct word *w, int is_user, long line,
 			     struct name *nm, struct ts_error *err)
 {
-	int shown = (int)(w->len > 64 ? 64 : w->len);
 	const char *at = memchr(w->start, '@', w->len);
+	char q[TS_QUOTE_SIZE];
 
 	nm->name = w->start;
 	nm->name_len = w->len;
@@ -371,18 +375,18 @@ static int parse_entity_name(const struct word *w, int is_user, long line,
 	if (!at)
 		return TS_OK;
 	if (!is_user)
-		return ts_error_set(
-			err, TS_ESYNTAX, line,
-			"line %ld: account name '%.*s' contains '@'", line,
-			shown, w->start);
+		return ts_error_set(err, TS_ESYNTAX, line,
+				    "line %ld: account name '%s' contains '@'",
+				    line,
+				    ts_quote(q, sizeof(q), w->start, w->len));
 	nm->name_len = (size_t)(at - w->start);
 	nm->account = at + 1;
 	nm->account_len = w->len - nm->name_len - 1;
 	if (!nm->name_len || !nm->account_len ||
 	    memchr(nm->account, '@', nm->account_len))
 		return ts_error_set(err, TS_ESYNTAX, line,
-				    "line %ld: '%.*s' is not NAME@ACCOUNT",
-				    line, shown, w->start);
+				    "line %ld: '%s' is not NAME@ACCOUNT", line,
+				    ts_quote(q, sizeof(q), w->start, w->len));
 	return TS_OK;
 }
 
@@ -436,6 +440,7 @@ static int parse_entry_fields(const char *s, const struct word *w, size_t n,
 			      long line, int is_user, struct ts_target *t,
 			      struct ts_fscap *c, struct ts_error *err)
 {
+	char q[TS_QUOTE_SIZE];
 	size_t k;
 	int rc;
 
@@ -460,15 +465,15 @@ static int parse_entry_fields(const char *s, const struct word *w, size_t n,
 		} else if (memchr(w[k].start, '=', w[k].len)) {
 			return ts_error_set(
 				err, TS_EKEY, line,
-				"line %ld column %ld: unknown key '%.*s' (the only key is fscap)",
-				line, col, (int)(w[k].len > 64 ? 64 : w[k].len),
-				w[k].start);
+				"line %ld column %ld: unknown key '%s' (the only key is fscap)",
+				line, col,
+				ts_quote(q, sizeof(q), w[k].start, w[k].len));
 		} else if (t->line || c->kind != TS_FSCAP_NONE) {
 			return ts_error_set(
 				err, TS_ESYNTAX, line,
-				"line %ld column %ld: unexpected text '%.*s' (TARGET comes before fscap=, once)",
-				line, col, (int)(w[k].len > 64 ? 64 : w[k].len),
-				w[k].start);
+				"line %ld column %ld: unexpected text '%s' (TARGET comes before fscap=, once)",
+				line, col,
+				ts_quote(q, sizeof(q), w[k].start, w[k].len));
 		} else {
 			rc = parse_target(&w[k], line, t, err);
 		}
@@ -488,6 +493,7 @@ static int parse_target_line(struct ts_targets *tg, const char *s, size_t len,
 	struct ts_target t;
 	struct ts_fscap c;
 	struct name nm;
+	char q[TS_QUOTE_SIZE];
 	int is_user, rc;
 
 	if (memchr(s, '\0', len))
@@ -502,8 +508,8 @@ static int parse_target_line(struct ts_targets *tg, const char *s, size_t len,
 	else
 		return ts_error_set(
 			err, TS_EKEY, line,
-			"line %ld: unknown kind '%.*s' (expected account or user)",
-			line, (int)(w[0].len > 64 ? 64 : w[0].len), w[0].start);
+			"line %ld: unknown kind '%s' (expected account or user)",
+			line, ts_quote(q, sizeof(q), w[0].start, w[0].len));
 	if (n > 4)
 		return ts_error_set(
 			err, TS_ESYNTAX, line,
@@ -524,9 +530,9 @@ static int parse_target_line(struct ts_targets *tg, const char *s, size_t len,
 	if (dup)
 		return ts_error_set(
 			err, TS_EINVAL, line,
-			"line %ld: duplicate target for %s %.*s (first on line %ld)",
+			"line %ld: duplicate target for %s %s (first on line %ld)",
 			line, is_user ? "user" : "account",
-			(int)(w[1].len > 64 ? 64 : w[1].len), w[1].start,
+			ts_quote(q, sizeof(q), w[1].start, w[1].len),
 			dup->target.line ? dup->target.line : dup->fscap.line);
 	return add_entry(tg, is_user, &nm, &t, &c, line, err);
 }
@@ -560,8 +566,8 @@ int ts_targets_parse(const char *text, size_t len, struct ts_targets **out,
 	return TS_OK;
 }
 
-int ts_targets_load(const char *path, struct ts_targets **out,
-		    struct ts_error *err)
+int ts_targets_load(const char *path, const struct ts_trust *trust,
+		    struct ts_targets **out, struct ts_error *err)
 {
 	struct ts_error why = TS_ERROR_INIT;
 	char *buf;
@@ -569,10 +575,20 @@ int ts_targets_load(const char *path, struct ts_targets **out,
 	int rc;
 
 	*out = NULL;
-	rc = ts_whole_file_read(path, MAX_FILE_BYTES, &buf, &len, &why);
-	if (rc)
-		return ts_error_set(err, rc, -1, "cannot read %s: %s", path,
-				    why.msg);
+	if (trust) {
+		rc = ts_trust_read("", path, trust, MAX_FILE_BYTES, &buf, &len,
+				   &why);
+		if (rc)
+			return ts_error_set(err, rc, -1,
+					    rc == TS_EINVAL ? "%s"
+							    : "cannot read %s",
+					    why.msg);
+	} else {
+		rc = ts_whole_file_read(path, MAX_FILE_BYTES, &buf, &len, &why);
+		if (rc)
+			return ts_error_set(err, rc, -1, "cannot read %s: %s",
+					    path, why.msg);
+	}
 	rc = ts_targets_parse(buf, len, out, err);
 	free(buf);
 	return rc;

@@ -88,12 +88,17 @@ int ts_targets_parse(const char *text, size_t len, struct ts_targets **out,
 		     struct ts_error *err);
 
 /*
- * ts_targets_load() - read the file at path and parse it.  A read error
- * is TS_EIO or TS_ENOENT with "cannot read PATH: reason"; a parse error
- * is as ts_targets_parse() (the caller names the file when it logs).
+ * ts_targets_load() - read the file at path and parse it.  With trust
+ * (slurmctld's fs_targets=) the file is read only if it, and every link
+ * on the way, pass file_trust.h's rule: else TS_EINVAL with
+ * ts_trust_check()'s message (owner and mode named).  NULL trust: any
+ * file the caller may read (sshare-ext --targets).  A read error is
+ * TS_EIO or TS_ENOENT with "cannot read PATH: reason"; a parse error is
+ * as ts_targets_parse() (the caller names the file when it logs).
  */
-int ts_targets_load(const char *path, struct ts_targets **out,
-		    struct ts_error *err);
+struct ts_trust;
+int ts_targets_load(const char *path, const struct ts_trust *trust,
+		    struct ts_targets **out, struct ts_error *err);
 
 /* ts_targets_free() - release tg (NULL is fine). */
 void ts_targets_free(struct ts_targets *tg);

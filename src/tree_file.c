@@ -33,14 +33,13 @@
  *     shares and zero usage that sorts after its uncle can fit both
  *     places; it then goes to the deeper one (documented limit).
  */
-#include <ctype.h>
-#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "tree_file.h"
 
 #define NO_REC	   (-1L)
@@ -91,11 +90,18 @@ struct reader {
 	struct name_map accounts; /* key (name, -2) */
 	struct name_map users;	  /* key (name, parent) */
 	struct ts_error *err;
+	char q[3][TS_QUOTE_SIZE]; /* qs()'s buffers, one per "%s" */
 };
 
 /* ---------------------------------------------------------------- */
 /* Records and names                                                */
 /* ---------------------------------------------------------------- */
+
+/* Bytes of the file for a message, quoted (error.h); k: which buffer. */
+static const char *qs(struct reader *r, int k, const char *s)
+{
+	return ts_quote(r->q[k], sizeof(r->q[k]), s, strlen(s));
+}
 
 static uint64_t hash_key(const char *name, long parent)
 {
@@ -258,42 +264,16 @@ static int parse_uint(const char *s, uint64_t max, uint64_t *out)
 
 /*
  * A non-negative decimal number: digits, an optional fraction, an
- * optional exponent ("1200", "0.5", "1e3").  No sign, hex, inf or nan,
- * nothing above DBL_MAX (several columns are doubles; and strtold()
- * under valgrind clamps an overflow to LDBL_MAX instead of inf, only
- * errno tells).
+ * optional exponent ("1200", "0.5", "1e3"), read by ts_decimal_read().
+ * No sign, hex, inf or nan, nothing above DBL_MAX (several columns are
+ * doubles).
  */
 static int parse_number(const char *s, long double *out)
 {
-	const char *p = s;
-	size_t digits = 0;
-	char *end;
 	long double v;
 
-	while (isdigit((unsigned char)*p))
-		p++, digits++;
-	if (*p == '.') {
-		p++;
-		while (isdigit((unsigned char)*p))
-			p++, digits++;
-	}
-	if (!digits)
-		return -1;
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '+' || *p == '-')
-			p++;
-		if (!isdigit((unsigned char)*p))
-			return -1;
-		while (isdigit((unsigned char)*p))
-			p++;
-	}
-	if (*p)
-		return -1;
-	errno = 0;
-	v = strtold(s, &end);
-	if (*end || !isfinite(v) || v < 0 || v > DBL_MAX ||
-	    (errno == ERANGE && v > 1))
+	if (ts_decimal_read(s, strlen(s), 0, &v) != TS_DECIMAL_OK ||
+	    v > DBL_MAX)
 		return -1;
 	*out = v;
 	return 0;
@@ -342,15 +322,16 @@ static int sum_usage(struct reader *r)
 				rc = ts_error_set(
 					r->err, TS_EINVAL, line,
 					"line %ld: account \"%s\" usage %.6Lg is less than its children's sum %.6Lg",
-					line, name, t->usage[i], kids[i]);
+					line, qs(r, 0, name), t->usage[i],
+					kids[i]);
 			break;
 		}
 		if (t->usage[i] > DBL_MAX) {
 			rc = ts_error_set(
 				r->err, TS_ERANGE, line,
 				"line %ld: usage of %s \"%s\" adds up to %.6Lg, above 1.8e308 (the largest usage a line may give)",
-				line, i ? "account" : "the", i ? name : "root",
-				t->usage[i]);
+				line, i ? "account" : "the",
+				qs(r, 0, i ? name : "root"), t->usage[i]);
 			break;
 		}
 		if (i)
@@ -435,7 +416,7 @@ static int parse_shares(struct reader *r, long line, const char *s,
 		return ts_error_set(
 			r->err, TS_ESYNTAX, line,
 			"line %ld: SHARES \"%s\" is not an integer 0..%u or parent",
-			line, s, TS_TREE_FILE_MAX_SHARES);
+			line, qs(r, 0, s), TS_TREE_FILE_MAX_SHARES);
 	return TS_OK;
 }
 
@@ -446,7 +427,7 @@ static int parse_usage(struct reader *r, long line, const char *s,
 		return ts_error_set(
 			r->err, TS_ESYNTAX, line,
 			"line %ld: USAGE \"%s\" is not a number 0..1.8e308",
-			line, s);
+			line, qs(r, 0, s));
 	return TS_OK;
 }
 
@@ -495,7 +476,7 @@ static int tree_line(struct reader *r, long line, char **tok, size_t n,
 		return ts_error_set(
 			r->err, TS_ESYNTAX, line,
 			"line %ld: unknown kind \"%s\" (expected account, user or root)",
-			line, tok[0]);
+			line, qs(r, 0, tok[0]));
 	if (n < 4)
 		return ts_error_set(
 			r->err, TS_ESYNTAX, line,
@@ -504,7 +485,7 @@ static int tree_line(struct reader *r, long line, char **tok, size_t n,
 	if (n > 5)
 		return ts_error_set(r->err, TS_ESYNTAX, line,
 				    "line %ld: unexpected \"%s\" after USAGE",
-				    line, tok[5]);
+				    line, qs(r, 0, tok[5]));
 	if (!is_user && !strcmp(tok[1], "root"))
 		return ts_error_set(
 			r->err, TS_EINVAL, line,
@@ -516,7 +497,7 @@ static int tree_line(struct reader *r, long line, char **tok, size_t n,
 		return ts_error_set(
 			r->err, TS_EINVAL, line,
 			"line %ld: parent \"%s\" is not an account defined above",
-			line, tok[2]);
+			line, qs(r, 0, tok[2]));
 	dup = is_user ? map_find(r, &r->users, tok[1], parent)
 		      : map_find(r, &r->accounts, tok[1], -2);
 	if (dup != NO_REC) {
@@ -524,11 +505,12 @@ static int tree_line(struct reader *r, long line, char **tok, size_t n,
 			return ts_error_set(
 				r->err, TS_EINVAL, line,
 				"line %ld: user \"%s\" under \"%s\" already defined on line %ld",
-				line, tok[1], tok[2], (long)r->line_of[dup]);
+				line, qs(r, 0, tok[1]), qs(r, 1, tok[2]),
+				(long)r->line_of[dup]);
 		return ts_error_set(
 			r->err, TS_EINVAL, line,
 			"line %ld: account \"%s\" already defined on line %ld",
-			line, tok[1], (long)r->line_of[dup]);
+			line, qs(r, 0, tok[1]), (long)r->line_of[dup]);
 	}
 	/* t->depth holds each node's depth until ts_tree_finish() */
 	if (t->depth[parent] >= TS_TREE_FILE_MAX_DEPTH)
@@ -689,7 +671,7 @@ static int parse_norm(struct reader *r, long line, const char *s, double *out)
 		return ts_error_set(
 			r->err, TS_ESYNTAX, line,
 			"line %ld: NormShares \"%s\" is not a number 0..1",
-			line, s);
+			line, qs(r, 0, s));
 	*out = (double)v;
 	return TS_OK;
 }
@@ -737,12 +719,12 @@ static int sshare_row(struct reader *r, long line, char **f, size_t n,
 		return ts_error_set(
 			r->err, TS_ESYNTAX, line,
 			"line %ld: RawShares \"%s\" is not an integer 0..%u or parent",
-			line, raw, TS_TREE_FILE_MAX_SHARES);
+			line, qs(r, 0, raw), TS_TREE_FILE_MAX_SHARES);
 	if (parse_uint(f[h->col[COL_RAWUSAGE]], UINT64_MAX, &v))
 		return ts_error_set(
 			r->err, TS_ESYNTAX, line,
 			"line %ld: RawUsage \"%s\" is not an integer", line,
-			f[h->col[COL_RAWUSAGE]]);
+			qs(r, 0, f[h->col[COL_RAWUSAGE]]));
 	x->usage = (long double)v;
 	if (h->col[COL_NORMSHARES] >= 0 &&
 	    parse_norm(r, line, f[h->col[COL_NORMSHARES]], &x->norm))
@@ -752,7 +734,7 @@ static int sshare_row(struct reader *r, long line, char **f, size_t n,
 			return ts_error_set(
 				r->err, TS_ESYNTAX, line,
 				"line %ld: ID \"%s\" is not an integer", line,
-				f[h->col[COL_ID]]);
+				qs(r, 0, f[h->col[COL_ID]]));
 		x->id = (uint32_t)v;
 	}
 	/* Fair Tree leaves an account's FairShare empty; classic does not. */
@@ -872,7 +854,7 @@ static long parent_slot(struct reader *r, const struct rec *x,
 	ts_error_set(
 		r->err, TS_EINVAL, x->line,
 		"line %ld: cannot place account \"%s\": no account above it has room for its shares and usage in sshare's order",
-		x->line, x->name);
+		x->line, qs(r, 0, x->name));
 	return -1;
 }
 
@@ -905,13 +887,15 @@ static int place_rows(struct reader *r, int fair_tree)
 				ts_error_set(
 					r->err, TS_EINVAL, x->line,
 					"line %ld: user \"%s\" of account \"%s\" is indented under \"%s\"",
-					x->line, x->name, x->acct,
-					r->recs[p].name);
+					x->line, qs(r, 0, x->name),
+					qs(r, 1, x->acct),
+					qs(r, 2, r->recs[p].name));
 			else
 				ts_error_set(
 					r->err, TS_EINVAL, x->line,
 					"line %ld: user \"%s\" of account \"%s\" does not follow that account's row (rows must stay in sshare's order)",
-					x->line, x->name, x->acct);
+					x->line, qs(r, 0, x->name),
+					qs(r, 1, x->acct));
 			break;
 		}
 		x->parent = p;
@@ -923,7 +907,7 @@ static int place_rows(struct reader *r, int fair_tree)
 			ts_error_set(
 				r->err, TS_EINVAL, x->line,
 				"line %ld: account \"%s\" appears twice (first on line %ld)",
-				x->line, x->name, r->recs[dup].line);
+				x->line, qs(r, 0, x->name), r->recs[dup].line);
 			break;
 		}
 		r->recs[p].last_account_kid = (long)i;

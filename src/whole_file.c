@@ -24,9 +24,7 @@
 int ts_whole_file_read(const char *path, size_t max, char **buf, size_t *len,
 		       struct ts_error *err)
 {
-	struct stat st;
-	size_t size, got = 0;
-	int fd, rc = TS_OK;
+	int fd, rc;
 
 	*buf = NULL;
 	*len = 0;
@@ -35,6 +33,20 @@ int ts_whole_file_read(const char *path, size_t max, char **buf, size_t *len,
 	if (fd < 0)
 		return ts_error_set(err, errno == ENOENT ? TS_ENOENT : TS_EIO,
 				    -1, "%s", strerror(errno));
+	rc = ts_whole_file_read_fd(fd, max, buf, len, err);
+	close(fd);
+	return rc;
+}
+
+int ts_whole_file_read_fd(int fd, size_t max, char **buf, size_t *len,
+			  struct ts_error *err)
+{
+	struct stat st;
+	size_t size, got = 0;
+	int rc = TS_OK;
+
+	*buf = NULL;
+	*len = 0;
 	if (fstat(fd, &st))
 		rc = ts_error_set(err, TS_EIO, -1, "%s", strerror(errno));
 	else if (!S_ISREG(st.st_mode))
@@ -42,16 +54,12 @@ int ts_whole_file_read(const char *path, size_t max, char **buf, size_t *len,
 	else if ((unsigned long long)st.st_size > max)
 		rc = ts_error_set(err, TS_EIO, -1, "larger than %zu bytes",
 				  max);
-	if (rc) {
-		close(fd);
+	if (rc)
 		return rc;
-	}
 	size = (size_t)st.st_size;
 	*buf = malloc(size + 1);
-	if (!*buf) {
-		close(fd);
+	if (!*buf)
 		return ts_error_set(err, TS_ENOMEM, -1, "%s", strerror(ENOMEM));
-	}
 	while (got < size) {
 		ssize_t r = read(fd, *buf + got, size - got);
 
@@ -62,14 +70,12 @@ int ts_whole_file_read(const char *path, size_t max, char **buf, size_t *len,
 					  strerror(errno));
 			free(*buf);
 			*buf = NULL;
-			close(fd);
 			return rc;
 		}
 		if (r == 0)
 			break; /* shrank while read: the caller's checks say */
 		got += (size_t)r;
 	}
-	close(fd);
 	(*buf)[got] = '\0';
 	*len = got;
 	return TS_OK;

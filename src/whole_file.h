@@ -23,4 +23,11 @@
 int ts_whole_file_read(const char *path, size_t max, char **buf, size_t *len,
 		       struct ts_error *err);
 
+/*
+ * ts_whole_file_read_fd() - the same from fd, open for reading (not
+ * closed): the file checked is the file read (file_trust.h).
+ */
+int ts_whole_file_read_fd(int fd, size_t max, char **buf, size_t *len,
+			  struct ts_error *err);
+
 #endif /* TS_WHOLE_FILE_H */

@@ -11,7 +11,7 @@ int cap_cells_load(struct share_set *s, const char *file, char *msg, size_t len)
 {
 	struct ts_error err = TS_ERROR_INIT;
 
-	if (ts_targets_load(file, &s->targets, &err)) {
+	if (ts_targets_load(file, NULL, &s->targets, &err)) {
 		snprintf(msg, len, "--targets %s: %s", file, err.msg);
 		return -1;
 	}

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "config_file.h"
+#include "file_trust.h"
 #include "whole_file.h"
 
 #define MAX_CONFIG (1024 * 1024)
@@ -349,7 +350,7 @@ int np_config_load(const char *path, struct ts_power_config *cfg,
 
 /* SlurmUser and its uid, what node_power runs as under slurmctld. */
 struct trust {
-	struct ts_power_trust t;
+	struct ts_trust t; /* file_trust.h: the rule the plugin uses too */
 	char name[64];
 };
 
@@ -411,9 +412,9 @@ static int check_owner(const struct trust *tr, const char *what,
 				    *what ? ": " : "", path, strerror(errno));
 	pw = getpwuid(sb.st_uid);
 	snprintf(name, sizeof(name), "%s", pw ? pw->pw_name : "no user");
-	return ts_power_config_check_owner(what, path, (unsigned)sb.st_uid,
-					   name, (unsigned)sb.st_mode, is_dir,
-					   &tr->t, err);
+	return ts_trust_check(
+		what, path, (unsigned)sb.st_uid, name, (unsigned)sb.st_mode,
+		is_dir ? TS_TRUST_DIR : TS_TRUST_FILE, &tr->t, err);
 }
 
 /* Every directory above path, from its parent up to "/". */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "priority_conf.h"
+#include "src/file_trust.h"
 
 #include "consumed_usage.h"
 #include "error_once.h"
@@ -172,19 +173,27 @@ static int read_params(struct priority_conf *c, bool in_ctld, char **msg)
 }
 
 /*
- * fs_targets=: a fresh copy of the file.  At reconfigure a file that
- * cannot be read or parsed keeps old's targets (logged); at start it is
- * an error.  RET 0, or -1 with *msg (xfree it) saying why.
+ * fs_targets=: a fresh copy of the file, read only if root or SlurmUser
+ * owns it (and every link to it) and no one else may write it
+ * (file_trust.h).  At reconfigure a file that is refused, cannot be read
+ * or parsed keeps old's targets (logged); at start it is an error.
+ * RET 0, or -1 with *msg (xfree it) saying why.
  */
 static int read_targets(struct priority_conf *c,
 			const struct priority_conf *old, char **msg)
 {
 	struct ts_error err = TS_ERROR_INIT;
 	const char *path = c->settings.fs_targets;
+	struct ts_trust trust = {
+		.slurm_uid = (unsigned)slurm_conf.slurm_user_id,
+		.slurm_user = slurm_conf.slurm_user_name
+				      ? slurm_conf.slurm_user_name
+				      : "root",
+	};
 
 	if (!path)
 		return 0;
-	if (!ts_targets_load(path, &c->targets, &err)) {
+	if (!ts_targets_load(path, &trust, &c->targets, &err)) {
 		c->targets_owned = true;
 		log_flag(PRIO, "%s: fs_targets %s: %zu targets", plugin_type,
 			 path, ts_targets_count(c->targets));

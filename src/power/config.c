@@ -512,30 +512,6 @@ int ts_power_config_check_secret_mode(const char *node, const char *path,
 	return TS_OK;
 }
 
-int ts_power_config_check_owner(const char *what, const char *path,
-				unsigned uid, const char *owner_name,
-				unsigned mode, int is_dir,
-				const struct ts_power_trust *trust,
-				struct ts_error *err)
-{
-	const char *kind = is_dir ? "directory " : "";
-	const char *sep = what && *what ? ": " : "";
-
-	what = what ? what : "";
-	if (uid != 0 && uid != trust->slurm_uid)
-		return ts_error_set(
-			err, TS_EINVAL, -1,
-			"%s%s%s%s is owned by %s (uid %u), not by root or SlurmUser %s (uid %u)",
-			what, sep, kind, path, owner_name, uid,
-			trust->slurm_user, trust->slurm_uid);
-	if ((mode & 022) && !(is_dir && uid == 0 && (mode & 01000)))
-		return ts_error_set(
-			err, TS_EINVAL, -1,
-			"%s%s%s%s has mode %04o: writable by group or others (chmod go-w %s)",
-			what, sep, kind, path, mode & 07777, path);
-	return TS_OK;
-}
-
 int ts_power_config_eligible(const struct ts_power_config *c, const char *node)
 {
 	return ts_hostlist_find(&c->poweroff_eligible, node) >= 0;

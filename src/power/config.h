@@ -148,32 +148,6 @@ int ts_power_config_add_bmc(struct ts_power_config *c, const char *expr,
 int ts_power_config_check_secret_mode(const char *node, const char *path,
 				      unsigned mode, struct ts_error *err);
 
-/* Who node_power trusts: root and SlurmUser (whose uid it runs as). */
-struct ts_power_trust {
-	unsigned slurm_uid;	/* SlurmUser's uid (0 when root) */
-	const char *slurm_user; /* its name, for messages */
-};
-
-/*
- * ts_power_config_check_owner() - may node_power trust path (a file it
- * reads or runs, or a directory above one), of owner uid (named
- * owner_name) and st_mode mode?  Only if root or SlurmUser owns it and
- * neither group nor others may write it, except a directory owned by root
- * with the sticky bit (as /tmp), where no one may rename or remove what
- * another owns.  Whoever else owns or may write it could make node_power
- * run their code, or read their password, as SlurmUser.  what names the
- * key and the path asked for ("capmc_path /opt/capmc").
- * RET TS_OK or TS_EINVAL: "capmc_path /opt/capmc: directory /opt is owned
- * by nobody (uid 65534), not by root or SlurmUser slurm (uid 64030)",
- * "...: /opt/capmc has mode 0777: writable by group or others (chmod go-w
- * /opt/capmc)".
- */
-int ts_power_config_check_owner(const char *what, const char *path,
-				unsigned uid, const char *owner_name,
-				unsigned mode, int is_dir,
-				const struct ts_power_trust *trust,
-				struct ts_error *err);
-
 /* ts_power_config_eligible() - 1 if node is in poweroff_eligible. */
 int ts_power_config_eligible(const struct ts_power_config *c, const char *node);
 

@@ -255,6 +255,9 @@ grep "fs_target (column 15): unknown key" "$e" | grep -qF "$kept_conf" ||
 [ -z "$diag" ]
 check bad_key_at_reconfigure_is_logged_and_keeps_running_configuration $? "$diag"
 
+# --- issue 31: who may own the targets file; its bytes quoted in the log
+. "$here/check_file_trust.sh"
+
 # --- Maui usage windows (seed 003) ---------------------------------------
 ext_run maui-john
 r=$work/ext-maui-john.out

@@ -276,11 +276,11 @@ START_TEST(load_reads_file_and_reports_missing_file)
 	ck_assert_int_eq(write(fd, valid_file, strlen(valid_file)),
 			 (ssize_t)strlen(valid_file));
 	close(fd);
-	ck_assert_int_eq(ts_targets_load(path, &tg, &err), TS_OK);
+	ck_assert_int_eq(ts_targets_load(path, NULL, &tg, &err), TS_OK);
 	ck_assert_uint_eq(ts_targets_count(tg), 6);
 	ts_targets_free(tg);
 	unlink(path);
-	ck_assert_int_eq(ts_targets_load(path, &tg, &err), TS_ENOENT);
+	ck_assert_int_eq(ts_targets_load(path, NULL, &tg, &err), TS_ENOENT);
 	ck_assert_ptr_null(tg);
 	snprintf(want, sizeof(want),
 		 "cannot read %s: No such file or directory", path);
