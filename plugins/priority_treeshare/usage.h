@@ -102,12 +102,4 @@ int usage_rebuild_accounts(struct usage_rebuilt *out);
 void usage_note_root(void);
 bool usage_assoc_reloaded(void);
 
-/*
- * usage_next_reset() - the first reset time after last_reset for period
- * (PRIORITY_RESET_DAILY .. YEARLY), local midnight based as Slurm's; for
- * daily and weekly periods, never more than one period before now.
- * RET 0 for other periods.
- */
-time_t usage_next_reset(uint16_t period, time_t last_reset, time_t now);
-
 #endif /* PT_USAGE_H */
