@@ -8,8 +8,10 @@
  * 16 and 17 significant digits and keeps the first that reads back
  * exactly: 17 always does for an IEEE double.
  */
+#include <errno.h>
 #include <locale.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,35 +23,46 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-static size_t digits(const char *s)
+/* Digits at s[i ..), before end. */
+static size_t digits(const char *s, size_t i, size_t end)
 {
 	size_t n = 0;
 
-	while (is_digit(s[n]))
+	while (i + n < end && is_digit(s[i + n]))
 		n++;
 	return n;
 }
 
-size_t ts_decimal_scan(const char *s)
+/*
+ * The number at the start of s[0 .. end) (end SIZE_MAX: up to the NUL,
+ * which no rule takes), with an exponent only when exp_ok.
+ */
+static size_t scan(const char *s, size_t end, int exp_ok)
 {
-	size_t n = digits(s), frac = 0, exp;
+	size_t n = digits(s, 0, end), frac = 0, exp;
 
-	if (s[n] == '.') {
-		frac = digits(s + n + 1);
+	if (n < end && s[n] == '.') {
+		frac = digits(s, n + 1, end);
 		if (!n && !frac)
 			return 0;
 		n += 1 + frac;
 	}
 	if (!n)
 		return 0;
-	if (s[n] == 'e' || s[n] == 'E') {
-		size_t sign = (s[n + 1] == '+' || s[n + 1] == '-');
+	if (exp_ok && n < end && (s[n] == 'e' || s[n] == 'E')) {
+		size_t sign =
+			n + 1 < end && (s[n + 1] == '+' || s[n + 1] == '-');
 
-		exp = digits(s + n + 1 + sign);
+		exp = digits(s, n + 1 + sign, end);
 		if (exp)
 			n += 1 + sign + exp;
 	}
 	return n;
+}
+
+size_t ts_decimal_scan(const char *s)
+{
+	return scan(s, SIZE_MAX, 1);
 }
 
 /* Run the C locale on this thread until c_locale_end(). */
@@ -98,6 +111,37 @@ int ts_decimal_value(const char *s, size_t len, double *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int ts_decimal_read(const char *s, size_t len, int plain, long double *out)
+{
+	char small[64];
+	char *copy = small;
+	locale_t old, c;
+	long double v;
+	int range;
+
+	if (!len || scan(s, len, !plain) != len)
+		return TS_DECIMAL_SYNTAX;
+	if (len >= sizeof(small)) {
+		copy = malloc(len + 1);
+		if (!copy)
+			return TS_DECIMAL_NOMEM;
+	}
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	c = c_locale_begin(&old);
+	errno = 0;
+	v = strtold(copy, NULL);
+	/* valgrind's strtold() clamps an overflow to LDBL_MAX: errno says */
+	range = !isfinite(v) || (errno == ERANGE && v > 1);
+	c_locale_end(c, old);
+	if (copy != small)
+		free(copy);
+	if (range)
+		return TS_DECIMAL_RANGE;
+	*out = v;
+	return TS_DECIMAL_OK;
 }
 
 int ts_decimal_format(double v, char *buf, size_t size)

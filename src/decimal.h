@@ -2,8 +2,9 @@
 /*
  * decimal.h - decimal numbers as text, whatever the process locale.
  *
- * The formula language and PriorityParameters read numbers such as
- * "0.5", ".25", "3." and "1.5e-3" and print them back.  strtod() and
+ * The formula language, PriorityParameters, tree files (USAGE,
+ * NormShares) and fs_targets (percentages, fscap=) read numbers such as
+ * "0.5", ".25", "3." and "1.5e-3" here, and print them back.  strtod() and
  * printf("%g") follow LC_NUMERIC, so a controller started under a locale
  * with a decimal comma would read "0.5" as 0.  Both directions here use
  * the C locale for the calling thread only (uselocale()), so they are
@@ -30,6 +31,23 @@ size_t ts_decimal_scan(const char *s);
  * memory for a long number's copy runs out.
  */
 int ts_decimal_value(const char *s, size_t len, double *out);
+
+/* ts_decimal_read()'s outcomes. */
+#define TS_DECIMAL_OK	  0
+#define TS_DECIMAL_SYNTAX -1 /* not one number, or more than one */
+#define TS_DECIMAL_RANGE  -2 /* past LDBL_MAX */
+#define TS_DECIMAL_NOMEM  -3 /* a long number's copy: no memory */
+
+/*
+ * ts_decimal_read() - the number that is all of s[0 .. len) (s needs no
+ * NUL), in ts_decimal_scan()'s grammar, without the exponent when plain
+ * is not 0; correctly rounded to a long double in the C locale (strtold()
+ * on a copy of exactly those bytes).  The one reader of the files' and
+ * parameters' numbers with ts_decimal_value() (tree files, fs_targets).
+ * RET TS_DECIMAL_OK with *out set, or TS_DECIMAL_SYNTAX, _RANGE, _NOMEM
+ * (*out untouched).
+ */
+int ts_decimal_read(const char *s, size_t len, int plain, long double *out);
 
 /*
  * ts_decimal_format() - the shortest text that ts_decimal_value() reads

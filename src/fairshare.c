@@ -131,3 +131,16 @@ int ts_fs_compute_pbs(const struct ts_tree *t, const struct ts_fs_config *cfg,
 	}
 	return TS_OK;
 }
+
+double ts_fs_record_factor(enum ts_fs_algo algo, long double usage_efctv,
+			   long double shares_norm, double damp)
+{
+	long double unset = usage_efctv - TS_USAGE_NO_VAL;
+
+	if (algo == TS_FS_PBS)
+		return unset > -0.00001 && unset < 0.00001
+			       ? 0.0
+			       : ts_pbs_factor((double)usage_efctv,
+					       (double)shares_norm);
+	return ts_classic_factor(usage_efctv, shares_norm, damp);
+}

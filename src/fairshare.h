@@ -131,6 +131,59 @@ int ts_fs_compute_pbs(const struct ts_tree *t, const struct ts_fs_config *cfg,
 		      int pbs, struct ts_fs *fs, struct ts_error *err);
 
 /*
+ * The one rule for a record's FairShare: which value a job, a record
+ * written back or computed on demand, Slurm's sshare (through
+ * priority_p_calc_fs_factor()) and sshare-ext's FairShare column get.
+ * The plugin and sshare-ext ask these and test no algorithm themselves:
+ * a new algorithm is added here and in ts_fs_compute().
+ */
+
+/*
+ * ts_fs_stored() - the FairShare is the value the cycle stored for the
+ * association itself (Fair Tree: a rank among its siblings, which no
+ * formula of the record's own values gives), with the level_fs and
+ * users' fs_factor Slurm's Fair Tree cycle leaves in the record.
+ * Otherwise it is ts_fs_record_factor() of the record of its fs
+ * association (itself, or its parent when Fairshare=parent).
+ */
+static inline int ts_fs_stored(enum ts_fs_algo algo)
+{
+	return algo == TS_FS_FAIR_TREE;
+}
+
+/*
+ * ts_fs_from_cycle() - a user's FairShare is the cycle's fs_factor[] for
+ * its node, known at the write back with nothing on demand: Fair Tree's
+ * and PBS's, and under fs_targets= a targeted record's (targeted not 0).
+ * Otherwise (classic, depth_oblivious) the record's values give it
+ * (ts_fs_record_factor()), a classic user's once computed on demand.
+ */
+static inline int ts_fs_from_cycle(enum ts_fs_algo algo, int targeted)
+{
+	return algo == TS_FS_FAIR_TREE || algo == TS_FS_PBS || targeted;
+}
+
+/*
+ * ts_fs_users_on_demand() - Slurm computes users' EffectvUsage when it
+ * needs it (classic): the cycle leaves a user's usage_efctv NO_VAL.
+ */
+static inline int ts_fs_users_on_demand(enum ts_fs_algo algo)
+{
+	return algo == TS_FS_CLASSIC;
+}
+
+/*
+ * ts_fs_record_factor() - the FairShare a record's usage_efctv and
+ * shares_norm give under algo: PBS's 2^-(fairshare_tree_usage /
+ * fairshare_perc), which its records hold in those two fields; under any
+ * other algorithm Slurm's 2^(-usage_efctv / shares_norm / damp)
+ * (ts_classic_factor(), Slurm's priority_p_calc_fs_factor()).  0 while
+ * usage_efctv is TS_USAGE_NO_VAL (within 1e-5: not computed yet).
+ */
+double ts_fs_record_factor(enum ts_fs_algo algo, long double usage_efctv,
+			   long double shares_norm, double damp);
+
+/*
  * The pieces, for callers that need one algorithm only.  Each fills
  * shares_norm, usage_norm, usage_efctv, level_fs, fs_factor and rank for
  * every node (the PBS columns only by ts_pbs()).

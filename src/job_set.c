@@ -5,11 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "id_hash.h"
 #include "job_set.h"
 
 static size_t key_home(const struct ts_job_set *s, struct ts_job_key k)
 {
-	uint64_t h = (uint64_t)k.id * UINT64_C(0x9e3779b97f4a7c15) ^
+	uint64_t h = (uint64_t)k.id * TS_HASH_MUL64 ^
 		     (uint64_t)k.submit * UINT64_C(0xc2b2ae3d27d4eb4f);
 
 	return (size_t)(h >> 17) & (s->size - 1);

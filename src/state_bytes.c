@@ -3,9 +3,11 @@
  * state_bytes.c - little-endian fields and exact values (state_bytes.h).
  */
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
+#include "crc32.h"
 #include "state_bytes.h"
 
 uint32_t ts_get32(const unsigned char *p)
@@ -66,4 +68,40 @@ int ts_get_value(const unsigned char *p, long double *v)
 		return 0;
 	*v = ldexpl((long double)m, e - 64);
 	return *v - *v == 0 && *v >= 0;
+}
+
+int ts_state_image_check(const unsigned char *b, size_t len, const char *magic,
+			 const char *what, size_t header_bytes,
+			 struct ts_error *err)
+{
+	const size_t crc_bytes = 4;
+	uint64_t body;
+	uint32_t stored, crc;
+
+	if (len == 0)
+		return ts_error_set(err, TS_ECORRUPT, -1, "zero length");
+	if (len < 8 || memcmp(b, magic, 8))
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "not a treeshare %s (bad magic)", what);
+	if (len < header_bytes + crc_bytes)
+		return ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"truncated: %zu bytes, the header alone needs %zu", len,
+			header_bytes + crc_bytes);
+	body = ts_get64(b + 16);
+	if (body != len - header_bytes - crc_bytes)
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "%s: %zu bytes, the header says %" PRIu64,
+				    body > len - header_bytes - crc_bytes
+					    ? "torn or truncated"
+					    : "trailing bytes",
+				    len, body + header_bytes + crc_bytes);
+	stored = ts_get32(b + len - crc_bytes);
+	crc = ts_crc32(0, b, len - crc_bytes);
+	if (crc != stored)
+		return ts_error_set(
+			err, TS_ECORRUPT, -1,
+			"CRC mismatch (stored 0x%08x, computed 0x%08x)", stored,
+			crc);
+	return TS_OK;
 }

@@ -15,8 +15,11 @@
 #define TS_STATE_BYTES_H
 
 #include <float.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "error.h"
 
 #define TS_VALUE_BYTES 12
 
@@ -95,8 +98,7 @@ static inline int ts_value_ok(const long double *v)
  * ts_value_split() - ts_value_split_frexp() from *v's bits, the usual
  * zero first.
  */
-static inline int ts_value_split(const long double *v, uint64_t *m,
-				 int32_t *e)
+static inline int ts_value_split(const long double *v, uint64_t *m, int32_t *e)
 {
 	uint64_t bits;
 	uint16_t se;
@@ -145,5 +147,19 @@ void ts_put_value(unsigned char *p, long double v);
 
 /* ts_get_value() - RET 1 with *v set, or 0 for a pattern not a value. */
 int ts_get_value(const unsigned char *p, long double *v);
+
+/*
+ * ts_state_image_check() - is b[0 .. len) a whole state file of the kind
+ * magic names (8 bytes at offset 0; what: its name in the message)?  The
+ * header is header_bytes long and holds the body's length as a uint64 at
+ * offset 16; a CRC-32 of everything before it closes the file.  The one
+ * check of usage_state.c and window_store.c.
+ * RET TS_OK, or TS_ECORRUPT with the first problem: "zero length", "not a
+ * treeshare WHAT (bad magic)", "truncated: ...", "torn or truncated: ..."
+ * or "trailing bytes: ..." (the length the header says), "CRC mismatch".
+ */
+int ts_state_image_check(const unsigned char *b, size_t len, const char *magic,
+			 const char *what, size_t header_bytes,
+			 struct ts_error *err);
 
 #endif /* TS_STATE_BYTES_H */

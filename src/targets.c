@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "file_trust.h"
 #include "targets.h"
 #include "whole_file.h"
@@ -258,41 +259,34 @@ static int word_is(const struct word *w, const char *s)
 }
 
 /*
- * A decimal DIGITS[.DIGITS] or .DIGITS at s[0 .. len), by hand: strtod()
- * follows the locale's decimal point and takes exponents.  Values past
- * limit are not accumulated further (only "too big" matters then).
- * RET the number of characters read (len when all of it is the number).
+ * A decimal DIGITS[.DIGITS] or .DIGITS, all of s[0 .. len), no exponent:
+ * ts_decimal_read()'s plain numbers.  RET TS_OK with *value; TS_ESYNTAX
+ * (not such a number), TS_ERANGE (past any long double: *value set to
+ * inf, out of every range), TS_ENOMEM.
  */
-static size_t parse_decimal(const char *s, size_t len, long double limit,
-			    long double *value, size_t *digits)
+static int parse_decimal(const char *s, size_t len, long double *value)
 {
-	long double v = 0, scale = 1;
-	size_t i = 0;
-
-	*digits = 0;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (v <= limit)
-			v = v * 10 + (s[i] - '0');
-		(*digits)++;
+	switch (ts_decimal_read(s, len, 1, value)) {
+	case TS_DECIMAL_OK:
+		return TS_OK;
+	case TS_DECIMAL_RANGE:
+		*value = INFINITY;
+		return TS_ERANGE;
+	case TS_DECIMAL_NOMEM:
+		return TS_ENOMEM;
+	default:
+		return TS_ESYNTAX;
 	}
-	if (i < len && s[i] == '.') {
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-			scale /= 10;
-			v += scale * (s[i] - '0');
-			(*digits)++;
-		}
-	}
-	*value = v;
-	return i;
 }
 
 /* TARGET: a decimal, then '-' or '+' or nothing. */
 static int parse_target(const struct word *w, long line, struct ts_target *t,
 			struct ts_error *err)
 {
-	size_t i, len = w->len, digits;
+	size_t len = w->len;
 	char q[TS_QUOTE_SIZE];
 	long double value;
+	int rc;
 
 	t->kind = TS_TARGET_TARGET;
 	if (len && (w->start[len - 1] == '-' || w->start[len - 1] == '+')) {
@@ -300,8 +294,11 @@ static int parse_target(const struct word *w, long line, struct ts_target *t,
 						   : TS_TARGET_FLOOR;
 		len--;
 	}
-	i = parse_decimal(w->start, len, 1000, &value, &digits);
-	if (!digits || i != len)
+	rc = parse_decimal(w->start, len, &value);
+	if (rc == TS_ENOMEM)
+		return ts_error_set(err, TS_ENOMEM, line,
+				    "line %ld: out of memory", line);
+	if (rc == TS_ESYNTAX)
 		return ts_error_set(
 			err, TS_ESYNTAX, line,
 			"line %ld: target '%s' is not a percentage (N, N- or N+)",
@@ -323,19 +320,23 @@ static int parse_target(const struct word *w, long line, struct ts_target *t,
 static int parse_fscap(const struct word *w, long line, long col,
 		       struct ts_fscap *c, struct ts_error *err)
 {
-	size_t key = strlen(FSCAP_KEY), len = w->len - key, i, digits;
+	size_t key = strlen(FSCAP_KEY), len = w->len - key;
 	const char *v = w->start + key;
 	char q[TS_QUOTE_SIZE];
 	long double value;
+	int rc;
 
 	c->kind = TS_FSCAP_ABSOLUTE;
 	if (len && v[len - 1] == '%') {
 		c->kind = TS_FSCAP_PERCENT;
 		len--;
 	}
-	i = parse_decimal(v, len, FSCAP_ABS_MAX, &value, &digits);
+	rc = parse_decimal(v, len, &value);
 	ts_quote(q, sizeof(q), v, w->len - key);
-	if (!digits || i != len)
+	if (rc == TS_ENOMEM)
+		return ts_error_set(err, TS_ENOMEM, line,
+				    "line %ld: out of memory", line);
+	if (rc == TS_ESYNTAX)
 		return ts_error_set(
 			err, TS_ESYNTAX, line,
 			"line %ld column %ld: fscap '%s' is not an amount of usage (N) or a percentage (N%%)",

@@ -33,14 +33,13 @@
  *     shares and zero usage that sorts after its uncle can fit both
  *     places; it then goes to the deeper one (documented limit).
  */
-#include <ctype.h>
-#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "tree_file.h"
 
 #define NO_REC	   (-1L)
@@ -265,42 +264,16 @@ static int parse_uint(const char *s, uint64_t max, uint64_t *out)
 
 /*
  * A non-negative decimal number: digits, an optional fraction, an
- * optional exponent ("1200", "0.5", "1e3").  No sign, hex, inf or nan,
- * nothing above DBL_MAX (several columns are doubles; and strtold()
- * under valgrind clamps an overflow to LDBL_MAX instead of inf, only
- * errno tells).
+ * optional exponent ("1200", "0.5", "1e3"), read by ts_decimal_read().
+ * No sign, hex, inf or nan, nothing above DBL_MAX (several columns are
+ * doubles).
  */
 static int parse_number(const char *s, long double *out)
 {
-	const char *p = s;
-	size_t digits = 0;
-	char *end;
 	long double v;
 
-	while (isdigit((unsigned char)*p))
-		p++, digits++;
-	if (*p == '.') {
-		p++;
-		while (isdigit((unsigned char)*p))
-			p++, digits++;
-	}
-	if (!digits)
-		return -1;
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '+' || *p == '-')
-			p++;
-		if (!isdigit((unsigned char)*p))
-			return -1;
-		while (isdigit((unsigned char)*p))
-			p++;
-	}
-	if (*p)
-		return -1;
-	errno = 0;
-	v = strtold(s, &end);
-	if (*end || !isfinite(v) || v < 0 || v > DBL_MAX ||
-	    (errno == ERANGE && v > 1))
+	if (ts_decimal_read(s, strlen(s), 0, &v) != TS_DECIMAL_OK ||
+	    v > DBL_MAX)
 		return -1;
 	*out = v;
 	return 0;

@@ -642,35 +642,8 @@ int ts_usage_state_encode(const struct ts_usage_state *s, unsigned char **buf,
 static int check_state_image(const unsigned char *b, size_t len,
 			     struct ts_error *err)
 {
-	uint64_t body;
-	uint32_t stored, crc;
-
-	if (len == 0)
-		return ts_error_set(err, TS_ECORRUPT, -1, "zero length");
-	if (len < 8 || memcmp(b, MAGIC, 8))
-		return ts_error_set(err, TS_ECORRUPT, -1,
-				    "not a treeshare state file (bad magic)");
-	if (len < HEADER_BYTES + CRC_BYTES)
-		return ts_error_set(
-			err, TS_ECORRUPT, -1,
-			"truncated: %zu bytes, the header alone needs %d", len,
-			HEADER_BYTES + CRC_BYTES);
-	body = ts_get64(b + 16);
-	stored = ts_get32(b + len - CRC_BYTES);
-	crc = ts_crc32(0, b, len - CRC_BYTES);
-	if (body != len - HEADER_BYTES - CRC_BYTES)
-		return ts_error_set(err, TS_ECORRUPT, -1,
-				    "%s: %zu bytes, the header says %" PRIu64,
-				    body > len - HEADER_BYTES - CRC_BYTES
-					    ? "torn or truncated"
-					    : "trailing bytes",
-				    len, body + HEADER_BYTES + CRC_BYTES);
-	if (crc != stored)
-		return ts_error_set(
-			err, TS_ECORRUPT, -1,
-			"CRC mismatch (stored 0x%08x, computed 0x%08x)", stored,
-			crc);
-	return TS_OK;
+	return ts_state_image_check(b, len, MAGIC, "state file", HEADER_BYTES,
+				    err);
 }
 
 /*

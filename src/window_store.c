@@ -88,40 +88,8 @@ int ts_window_store_encode(const struct ts_windows *w, int64_t now,
 /* Magic, length and CRC: is this a complete file of ours? */
 static int check_image(const unsigned char *b, size_t len, struct ts_error *err)
 {
-	uint64_t body;
-	uint32_t stored, crc;
-
-	if (len >= 8 && memcmp(b, MAGIC, 8))
-		return ts_error_set(
-			err, TS_ECORRUPT, -1,
-			"not a treeshare window state file (bad magic)");
-	if (len < HEADER_BYTES + CRC_BYTES)
-		return ts_error_set(
-			err, TS_ECORRUPT, -1,
-			"truncated: %zu bytes, the header alone needs %d", len,
-			HEADER_BYTES + CRC_BYTES);
-	body = ts_get64(b + 16);
-	stored = ts_get32(b + len - CRC_BYTES);
-	crc = ts_window_store_crc32(0, b, len - CRC_BYTES);
-	if (crc != stored) {
-		if (body != len - HEADER_BYTES - CRC_BYTES)
-			return ts_error_set(
-				err, TS_ECORRUPT, -1,
-				"torn or truncated: %zu bytes, header says %llu",
-				len,
-				(unsigned long long)body + HEADER_BYTES +
-					CRC_BYTES);
-		return ts_error_set(
-			err, TS_ECORRUPT, -1,
-			"CRC mismatch (stored 0x%08x, computed 0x%08x)", stored,
-			crc);
-	}
-	if (body != len - HEADER_BYTES - CRC_BYTES)
-		return ts_error_set(err, TS_ECORRUPT, -1,
-				    "length %zu bytes, header says %llu", len,
-				    (unsigned long long)body + HEADER_BYTES +
-					    CRC_BYTES);
-	return TS_OK;
+	return ts_state_image_check(b, len, MAGIC, "window state file",
+				    HEADER_BYTES, err);
 }
 
 /*

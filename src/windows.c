@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "id_hash.h"
 #include "utc_time.h"
 #include "windows.h"
 
@@ -69,7 +70,7 @@ static int64_t align_down(int64_t t, uint32_t interval)
 static size_t hash_id(uint32_t id, size_t size)
 {
 	/* Fibonacci hashing spreads sequential Slurm ids over the table. */
-	return (size_t)((id * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (size - 1);
+	return (size_t)((id * TS_HASH_MUL64) >> 32) & (size - 1);
 }
 
 static void index_rebuild(struct ts_windows *w)

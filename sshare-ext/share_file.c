@@ -102,9 +102,9 @@ int share_file_load(struct share_set *s, const struct cli *c, int need_ext,
 		s->algo = c->algo;
 	else
 		s->algo = info.fair_tree == 0 ? TS_FS_CLASSIC : TS_FS_FAIR_TREE;
-	s->fs_rule = s->algo == TS_FS_FAIR_TREE ? FS_RULE_FAIR_TREE
-		     : s->algo == TS_FS_PBS	? FS_RULE_STORED
-						: FS_RULE_CLASSIC;
+	s->fs_rule = ts_fs_stored(s->algo)	    ? FS_RULE_FAIR_TREE
+		     : ts_fs_from_cycle(s->algo, 0) ? FS_RULE_STORED
+						    : FS_RULE_CLASSIC;
 	cfg.algo = s->algo;
 	cfg.damp = s->damp;
 	cfg.ft_flags = 0;

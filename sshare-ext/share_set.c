@@ -130,8 +130,8 @@ int share_set_fairshare(const struct share_set *s, const struct share_row *r,
 		*out = r->fs_factor;
 		return 1;
 	case FS_RULE_CLASSIC:
-		*out = ts_classic_factor(r->usage_efctv, r->shares_norm,
-					 s->damp);
+		*out = ts_fs_record_factor(s->algo, r->usage_efctv,
+					   r->shares_norm, s->damp);
 		return 1;
 	default:
 		*out = r->fs_factor;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "src/common/slurm_protocol_defs.h"
+#include "src/id_hash.h"
 #include "src/normalise.h"
 
 #include "fs_cache.h"
@@ -127,7 +128,7 @@ static long direct_parent(struct assoc_tree *at, slurmdb_assoc_rec_t *a, long p,
 
 static inline size_t id_slot(uint32_t id, size_t cap)
 {
-	return (size_t)(id * 2654435761U) & (cap - 1);
+	return ts_id_slot(id, cap);
 }
 
 /*
@@ -283,8 +284,8 @@ int assoc_tree_compute(struct assoc_tree *at, const struct priority_conf *c)
 
 /*
  * The factor of a's fs association (itself, or its parent's for
- * Fairshare=parent) from the values stored in it: PBS's, or the classic
- * one; NAN while it has no effective usage.
+ * Fairshare=parent) from the values stored in it (ts_fs_record_factor());
+ * NAN while it has no effective usage.
  */
 static double record_factor(const slurmdb_assoc_rec_t *a,
 			    const struct priority_conf *c)
@@ -295,12 +296,9 @@ static double record_factor(const slurmdb_assoc_rec_t *a,
 		f = a->usage->fs_assoc_ptr;
 	if (assoc_usage_is_unset(f))
 		return NAN;
-	if (c->fs.algo == TS_FS_PBS)
-		return ts_pbs_factor((double)f->usage->usage_efctv,
-				     f->usage->shares_norm);
-	return ts_classic_factor(f->usage->usage_efctv,
-				 (long double)f->usage->shares_norm,
-				 c->fs.damp);
+	return ts_fs_record_factor(c->fs.algo, f->usage->usage_efctv,
+				   (long double)f->usage->shares_norm,
+				   c->fs.damp);
 }
 
 /*
@@ -325,12 +323,12 @@ static double cache_job_factor(struct assoc_tree *at, slurmdb_assoc_rec_t *a,
 
 		fs_cache_put_pbs(a->id, &pbs);
 	}
-	if (cfg->algo == TS_FS_FAIR_TREE) {
+	if (ts_fs_stored(cfg->algo)) {
 		fs_cache_put(a->id, a->usage->fs_factor);
 		return a->usage->fs_factor;
 	}
 	/* A target's factor, or PBS's: known now, nothing on demand. */
-	if (at->target_from[i] != TS_NO_NODE || cfg->algo == TS_FS_PBS) {
+	if (ts_fs_from_cycle(cfg->algo, at->target_from[i] != TS_NO_NODE)) {
 		fs_cache_put(a->id, at->fs.fs_factor[i]);
 		return at->fs.fs_factor[i];
 	}
@@ -370,13 +368,13 @@ static void write_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, size_t i,
 	if (at->usage_from_windows)
 		u->usage_raw = at->tree.usage[i];
 
-	if (cfg->algo == TS_FS_CLASSIC && a->user) {
+	if (ts_fs_users_on_demand(cfg->algo) && a->user) {
 		/* Slurm computes users on demand, from live usage. */
 		u->usage_efctv = (long double)NO_VAL;
 	} else {
 		u->usage_norm = fs->usage_norm[i];
 		u->usage_efctv = fs->usage_efctv[i];
-		if (cfg->algo == TS_FS_FAIR_TREE) {
+		if (ts_fs_stored(cfg->algo)) {
 			u->level_fs = fs->level_fs[i];
 			if (a->user)
 				u->fs_factor = fs->fs_factor[i];
@@ -384,8 +382,7 @@ static void write_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, size_t i,
 	}
 	/* Under Fair Tree's bit sshare prints users' stored fs_factor and
 	 * every LevelFS: this algorithm's, not a Fair Tree cycle's. */
-	if (cfg->algo != TS_FS_FAIR_TREE &&
-	    (c->flags & PRIORITY_FLAGS_FAIR_TREE)) {
+	if (!ts_fs_stored(cfg->algo) && (c->flags & PRIORITY_FLAGS_FAIR_TREE)) {
 		if (a->user)
 			u->fs_factor = fs->fs_factor[i];
 		u->level_fs = fs->level_fs[i];
@@ -396,7 +393,7 @@ static void write_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, size_t i,
 		/* Unknown: every reader computes it on demand first. */
 		if (stores_fs_factor(c))
 			ts_assoc_set_fs_factor(a, isnan(factor) ? 0.0 : factor);
-	} else if (stores_fs_factor(c) && cfg->algo != TS_FS_FAIR_TREE) {
+	} else if (stores_fs_factor(c) && !ts_fs_stored(cfg->algo)) {
 		/* Accounts too, as multifactor's cycle (slurmrestd shows
 		 * them; sshare does not): a target's, else the record's. */
 		double factor = at->target_from[i] != TS_NO_NODE
@@ -444,7 +441,7 @@ void assoc_tree_write_back(struct assoc_tree *at, const struct priority_conf *c)
 	if (!root || !at->tree.n)
 		return;
 	(void)fs_cache_reset(at->tree.n_users, cfg->algo, cfg->damp);
-	if (cfg->algo == TS_FS_FAIR_TREE)
+	if (ts_fs_stored(cfg->algo))
 		root->usage->level_fs = (long double)NO_VAL;
 	by_position = at->tree.id[0] == root->id;
 	if (at->usage_from_windows && by_position)
@@ -509,7 +506,7 @@ void assoc_fs_factor_on_demand(slurmdb_assoc_rec_t *assoc,
 {
 	double factor;
 
-	if (!stores_fs_factor(c) || c->fs.algo == TS_FS_FAIR_TREE)
+	if (!stores_fs_factor(c) || ts_fs_stored(c->fs.algo))
 		return;
 	/* A target's factor, or one this cycle already gave its jobs. */
 	if (!fs_cache_get(assoc->id, c->fs.algo, c->fs.damp, &factor))

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "src/caps.h"
+#include "src/id_hash.h"
 #include "src/job_set.h"
 
 #include "cap_hold.h"
@@ -56,7 +57,7 @@ static void table_free(struct cap_table *t)
 /* The slot of id in an open-addressed table of size (a power of two). */
 static size_t slot_of_id(const uint32_t *key, size_t size, uint32_t id)
 {
-	size_t i = (size_t)(id * UINT32_C(0x9e3779b1)) & (size - 1);
+	size_t i = ts_id_slot(id, size);
 
 	while (key[i] && key[i] != id)
 		i = (i + 1) & (size - 1);

@@ -13,6 +13,8 @@
 
 #include "fs_cache.h"
 
+#include "src/id_hash.h"
+
 struct slot {
 	uint32_t id;   /* 0: empty (Slurm association ids start at 1) */
 	double factor; /* NaN: not computed yet (PBS values only) */
@@ -28,7 +30,7 @@ static double stamp_damp;
 
 static size_t home(uint32_t id)
 {
-	return (size_t)(id * 2654435761U) & (cap - 1);
+	return ts_id_slot(id, cap);
 }
 
 int fs_cache_reset(size_t users, enum ts_fs_algo algo, double damp)

@@ -47,10 +47,9 @@ static bool own_usage_on_demand(job_record_t *job)
 }
 
 /*
- * The job's fair-share factor: Fair Tree's rank of its own association;
- * PBS's 2^-(fairshare_tree_usage / fairshare_perc) of its fs association,
- * whose records hold them as usage_efctv and shares_norm; else
- * 2^(-usage_efctv / shares_norm / damp) of its fs association.  Mostly
+ * The job's fair-share factor, by src/'s rule (fairshare.h): the value
+ * stored in its own association (Fair Tree's rank), else
+ * ts_fs_record_factor() of its fs association's record.  Mostly
  * from the cache (with fs_targets=, a target's factor); a classic user's
  * first pending job computes it from the record (its usage on demand)
  * and caches it for the others; an association added since the last
@@ -80,22 +79,17 @@ static double job_fs(const struct priority_conf *c, job_record_t *job,
 			goto needs_write;
 		assoc_usage_on_demand(a, c);
 	}
-	if (c->fs.algo == TS_FS_FAIR_TREE) {
+	if (ts_fs_stored(c->fs.algo)) {
 		f = job->assoc_ptr->usage->fs_factor;
-	} else if (c->fs.algo == TS_FS_PBS) {
-		f = assoc_usage_is_unset(a)
-			    ? 0.0
-			    : ts_pbs_factor((double)u->usage_efctv,
-					    u->shares_norm);
 	} else {
 		if (memo->assoc != a || memo->usage_efctv != u->usage_efctv ||
 		    memo->shares_norm != u->shares_norm) {
 			memo->assoc = a;
 			memo->usage_efctv = u->usage_efctv;
 			memo->shares_norm = u->shares_norm;
-			memo->factor = ts_classic_factor(
-				u->usage_efctv, (long double)u->shares_norm,
-				c->damp);
+			memo->factor = ts_fs_record_factor(
+				c->fs.algo, u->usage_efctv,
+				(long double)u->shares_norm, c->damp);
 		}
 		f = memo->factor;
 	}

@@ -401,14 +401,13 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 					long double shares_norm)
 {
 	struct priority_conf *c = conf_get();
-	double damp = c ? c->damp : slurm_conf.fs_dampening_factor;
 
-	if (c && c->fs.algo == TS_FS_PBS) {
-		if (fuzzy_equal(usage_efctv, NO_VAL))
-			return 0.0;
-		return ts_pbs_factor((double)usage_efctv, (double)shares_norm);
-	}
-	return ts_classic_factor(usage_efctv, shares_norm, damp);
+	if (!c)
+		return ts_fs_record_factor(TS_FS_CLASSIC, usage_efctv,
+					   shares_norm,
+					   slurm_conf.fs_dampening_factor);
+	return ts_fs_record_factor(c->fs.algo, usage_efctv, shares_norm,
+				   c->damp);
 }
 
 #if TS_PLUGIN_FILTERS_SPRIO

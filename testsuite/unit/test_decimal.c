@@ -97,6 +97,7 @@ START_TEST(decimal_reads_and_writes_a_point_under_a_comma_locale)
 {
 	char dir[] = "/tmp/ts_locale_XXXXXX", cmd[256], buf[40];
 	double v = -1;
+	long double lv = -1;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(cmd, sizeof(cmd),
@@ -113,6 +114,10 @@ START_TEST(decimal_reads_and_writes_a_point_under_a_comma_locale)
 	ck_assert_uint_eq(ts_decimal_scan("0.5,7"), 3);
 	ck_assert_int_eq(ts_decimal_value("0.5", 3, &v), 0);
 	ck_assert(v == 0.5);
+	/* tree files' USAGE and fs_targets' percentages read the same */
+	ck_assert(strtold("1200.75", NULL) == 1200.0L);
+	ck_assert_int_eq(ts_decimal_read("1200.75", 7, 0, &lv), TS_DECIMAL_OK);
+	ck_assert(lv == 1200.75L);
 	ts_decimal_format(0.25, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "0.25");
 	ts_decimal_format(1e-7, buf, sizeof(buf));
@@ -122,6 +127,49 @@ START_TEST(decimal_reads_and_writes_a_point_under_a_comma_locale)
 	unsetenv("LOCPATH");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/*
+ * ts_decimal_read(): all of s[0 .. len) and nothing past it, the
+ * scanner's grammar (no exponent when plain), correctly rounded to a long
+ * double, and each refusal told apart.
+ */
+START_TEST(decimal_read_takes_exactly_len_bytes)
+{
+	char big[5100];
+	long double v = -1;
+
+	/* the bytes after len are never read: "2.5" of "2.5e3" */
+	ck_assert_int_eq(ts_decimal_read("2.5e3", 3, 0, &v), TS_DECIMAL_OK);
+	ck_assert(v == 2.5L);
+	ck_assert_int_eq(ts_decimal_read("2.5e3", 5, 0, &v), TS_DECIMAL_OK);
+	ck_assert(v == 2500.0L);
+	/* 0.1 rounded once, to the nearest long double */
+	ck_assert_int_eq(ts_decimal_read("0.1", 3, 0, &v), TS_DECIMAL_OK);
+	ck_assert(v == 0.1L);
+	ck_assert_int_eq(ts_decimal_read("5.", 2, 1, &v), TS_DECIMAL_OK);
+	ck_assert(v == 5.0L);
+	ck_assert_int_eq(ts_decimal_read(".25", 3, 1, &v), TS_DECIMAL_OK);
+	ck_assert(v == 0.25L);
+	v = -1;
+	ck_assert_int_eq(ts_decimal_read("2.5e3", 5, 1, &v), TS_DECIMAL_SYNTAX);
+	ck_assert_int_eq(ts_decimal_read("1e", 2, 0, &v), TS_DECIMAL_SYNTAX);
+	ck_assert_int_eq(ts_decimal_read(".", 1, 0, &v), TS_DECIMAL_SYNTAX);
+	ck_assert_int_eq(ts_decimal_read("", 0, 0, &v), TS_DECIMAL_SYNTAX);
+	ck_assert_int_eq(ts_decimal_read("-1", 2, 0, &v), TS_DECIMAL_SYNTAX);
+	ck_assert_int_eq(ts_decimal_read("1 ", 2, 0, &v), TS_DECIMAL_SYNTAX);
+	ck_assert_int_eq(ts_decimal_read("inf", 3, 0, &v), TS_DECIMAL_SYNTAX);
+	ck_assert_int_eq(ts_decimal_read("0x10", 4, 0, &v), TS_DECIMAL_SYNTAX);
+	/* past LDBL_MAX (about 1.19e4932), as exponent and as digits */
+	ck_assert_int_eq(ts_decimal_read("1e5000", 6, 0, &v), TS_DECIMAL_RANGE);
+	memset(big, '9', sizeof(big));
+	ck_assert_int_eq(ts_decimal_read(big, sizeof(big), 1, &v),
+			 TS_DECIMAL_RANGE);
+	ck_assert(v == -1);
+	/* 1e400: past a double, not a long double */
+	ck_assert_int_eq(ts_decimal_read("1e400", 5, 0, &v), TS_DECIMAL_OK);
+	ck_assert(v > 1e308L);
 }
 END_TEST
 
@@ -136,6 +184,7 @@ Suite *suite_decimal(void)
 	tcase_add_test(tc,
 		       decimal_value_is_correctly_rounded_and_refuses_overflow);
 	tcase_add_test(tc, decimal_format_is_shortest_and_reads_back);
+	tcase_add_test(tc, decimal_read_takes_exactly_len_bytes);
 	tcase_add_test(tc,
 		       decimal_reads_and_writes_a_point_under_a_comma_locale);
 	suite_add_tcase(s, tc);

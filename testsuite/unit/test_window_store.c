@@ -250,8 +250,9 @@ START_TEST(every_truncation_of_a_small_file_is_detected)
 	}
 	ts_error_clear(&err);
 	ts_window_store_decode(buf, 100, &back, NULL, &err);
-	ck_assert_str_eq(err.msg, "torn or truncated: 100 bytes, header says "
-				  "164");
+	ck_assert_str_eq(err.msg,
+			 "torn or truncated: 100 bytes, the header says "
+			 "164");
 	ts_error_clear(&err);
 	ts_window_store_decode(buf, 20, &back, NULL, &err);
 	ck_assert_str_eq(err.msg, "truncated: 20 bytes, the header alone "
