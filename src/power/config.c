@@ -203,6 +203,10 @@ static int parse_bool(const char *key, const char *text, int quoted, int *out,
 	return TS_OK;
 }
 
+/*
+ * A whole number in min..max: digits, a '-' only unquoted, saturating
+ * past max so a long run of digits is out of range, not wrapped.
+ */
 static int parse_int(const char *key, const char *text, int quoted, long min,
 		     long max, long *out, struct ts_error *err)
 {
