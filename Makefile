@@ -240,11 +240,12 @@ help:
 	@echo '$(UNIT_NAMES)' | fold -s -w 72 | sed 's/^/    /'
 
 # programs: what install and the packages take (no test binary).
-programs: $(LIBTS) $(PT_SO) $(PT_MF_SO) $(SSHARE_EXT_BIN) $(NP_BIN)
+programs: $(LIBTS) $(PT_SO) $(PT_MF_SO) $(SSHARE_EXT_BIN) $(TS_REPLAY_BIN) \
+	$(NP_BIN)
 
 # install: the plugin into PLUGINDIR (Slurm's own PluginDir, above: the
 # plugin must be where slurmctld and sshare look, whatever PREFIX is),
-# sshare-ext into BINDIR, node_power and its links into SBINDIR (the
+# sshare-ext and ts-replay into BINDIR, node_power and its links into SBINDIR (the
 # lead's and node_power's fragments), the man pages, the example
 # configurations and README under DOCDIR.  Everything under DESTDIR;
 # nothing else is written.  uninstall removes exactly these files.
@@ -252,7 +253,7 @@ programs: $(LIBTS) $(PT_SO) $(PT_MF_SO) $(SSHARE_EXT_BIN) $(NP_BIN)
 # here: only its package may replace Debian's file, by a dpkg diversion.
 BINDIR ?= $(PREFIX)/bin
 DOCDIR ?= $(PREFIX)/share/doc/treeshare
-MAN_PAGES := man1/sshare-ext.1 man5/priority_treeshare.5 \
+MAN_PAGES := man1/sshare-ext.1 man1/ts-replay.1 man5/priority_treeshare.5 \
 	man7/fairshare-algorithms.7 man8/node_power.8
 EXAMPLES := contrib/node_power.json.example \
 	contrib/slurm.conf.treeshare.example \
@@ -263,7 +264,9 @@ install: programs install-plugin install-node_power
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
 		$(DESTDIR)$(DOCDIR)/examples
 	install -m 0755 $(SSHARE_EXT_BIN) $(DESTDIR)$(BINDIR)/sshare-ext
-	install -m 0644 docs/sshare-ext.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0755 $(TS_REPLAY_BIN) $(DESTDIR)$(BINDIR)/ts-replay
+	install -m 0644 docs/sshare-ext.1 docs/ts-replay.1 \
+		$(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 docs/priority_treeshare.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 docs/fairshare-algorithms.7 $(DESTDIR)$(MANDIR)/man7/
 	for l in $(NP_LINKS); do \
@@ -278,7 +281,8 @@ install: programs install-plugin install-node_power
 
 uninstall:
 	rm -f $(DESTDIR)$(PLUGINDIR)/priority_treeshare.so \
-		$(DESTDIR)$(BINDIR)/sshare-ext $(DESTDIR)$(SBINDIR)/node_power \
+		$(DESTDIR)$(BINDIR)/sshare-ext $(DESTDIR)$(BINDIR)/ts-replay \
+		$(DESTDIR)$(SBINDIR)/node_power \
 		$(addprefix $(DESTDIR)$(SBINDIR)/,$(NP_LINKS)) \
 		$(addprefix $(DESTDIR)$(MANDIR)/,$(MAN_PAGES)) \
 		$(patsubst %,$(DESTDIR)$(MANDIR)/man8/%.8,$(NP_LINKS)) \

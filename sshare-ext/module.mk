@@ -5,7 +5,7 @@
 # clusters.c (-M) see Slurm's
 # internal headers (the message structs; plugins/slurm_compat.h), from the
 # configured source in $(SLURM_SRC).
-SSHARE_EXT_SRCS := $(wildcard sshare-ext/*.c)
+SSHARE_EXT_SRCS := $(filter-out sshare-ext/ts_replay.c,$(wildcard sshare-ext/*.c))
 SSHARE_EXT_OBJS := $(patsubst sshare-ext/%.c,$(BUILD)/obj/sshare-ext/%.o,\
 	$(SSHARE_EXT_SRCS))
 SSHARE_EXT_BIN := $(BUILD)/bin/sshare-ext
@@ -24,3 +24,17 @@ $(SSHARE_EXT_BIN): $(SSHARE_EXT_OBJS) $(LIBTS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(SSHARE_EXT_OBJS) $(LIBTS) $(SLURM_LIB_LDFLAGS) \
 		-lslurm -lm
+
+# ts-replay (ts-replay(1)): an accounting history through the plugin's
+# cycle.  Built from here because it reads the tree as sshare-ext's
+# offline mode does (slurm_order.c); pure libtreeshare otherwise, no
+# libslurm, so it runs on any machine the history was copied to.
+TS_REPLAY_OBJS := $(BUILD)/obj/sshare-ext/ts_replay.o \
+	$(BUILD)/obj/sshare-ext/slurm_order.o
+TS_REPLAY_BIN := $(BUILD)/bin/ts-replay
+
+all: $(TS_REPLAY_BIN)
+
+$(TS_REPLAY_BIN): $(TS_REPLAY_OBJS) $(LIBTS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(TS_REPLAY_OBJS) $(LIBTS) -lm

@@ -5,7 +5,6 @@
 #include "slurmctld_api.h"
 
 #include <errno.h>
-#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "fs_cache.h"
 #include "job_prio.h"
 #include "usage.h"
+#include "src/usage_charge.h"
 #include "usage_windows.h"
 
 /* Jobs between two takes of assoc_mgr's locks in a job pass. */
@@ -362,10 +362,8 @@ static void run_cycle(const struct priority_conf *c, time_t start)
 
 	cycle_usage_clock(&ran, &decay);
 	if (ran && (delta = difftime(start, ran)) > 0) {
-		double real = pow(decay, delta);
+		double real = ts_decay_over(decay, delta);
 
-		if (real < DBL_MIN)
-			real = DBL_MIN;
 		/* clang-format off */
 		log_flag(PRIO,
 			 "%s: Decay factor over %g seconds goes from %.15f -> %.15f",
@@ -411,6 +409,15 @@ static void run_cycle(const struct priority_conf *c, time_t start)
 	cap_hold_pass(c);
 }
 
+_Static_assert(PRIORITY_RESET_NONE == TS_RESET_NONE &&
+		       PRIORITY_RESET_NOW == TS_RESET_NOW &&
+		       PRIORITY_RESET_DAILY == TS_RESET_DAILY &&
+		       PRIORITY_RESET_WEEKLY == TS_RESET_WEEKLY &&
+		       PRIORITY_RESET_MONTHLY == TS_RESET_MONTHLY &&
+		       PRIORITY_RESET_QUARTERLY == TS_RESET_QUARTERLY &&
+		       PRIORITY_RESET_YEARLY == TS_RESET_YEARLY,
+	       "src/usage_charge.h's periods are Slurm's PRIORITY_RESET_*");
+
 /* PriorityUsageResetPeriod; now is the cycle's start. */
 static void maybe_reset(uint16_t *period, time_t *next, time_t now)
 {
@@ -430,12 +437,14 @@ static void maybe_reset(uint16_t *period, time_t *next, time_t now)
 		break;
 	default:
 		if (!*next)
-			*next = usage_next_reset(*period, reset, time(NULL));
+			*next = ts_next_reset((enum ts_reset_period) * period,
+					      reset, time(NULL));
 		if (!*next || now < *next)
 			return;
 		usage_reset();
 		reset = *next;
-		*next = usage_next_reset(*period, reset, time(NULL));
+		*next = ts_next_reset((enum ts_reset_period) * period, reset,
+				      time(NULL));
 		break;
 	}
 	slurm_mutex_lock(&cycle_mutex);

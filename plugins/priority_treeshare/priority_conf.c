@@ -14,6 +14,7 @@
 
 #include "consumed_usage.h"
 #include "error_once.h"
+#include "src/usage_charge.h"
 
 /*
  * current: the configuration in force; its ->older chain holds every
@@ -27,9 +28,7 @@ static struct priority_conf *current;
 
 double conf_decay_factor(uint32_t hl)
 {
-	if (hl > 0)
-		return 1 - (0.693 / (double)hl);
-	return 1;
+	return ts_decay_per_second(hl);
 }
 
 static unsigned prio_flags(const struct priority_conf *c)

@@ -12,12 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "src/common/slurm_time.h"
-
+#include "src/usage_charge.h"
 #include "usage_windows.h"
-
-#define SECS_PER_DAY  (24 * 60 * 60)
-#define SECS_PER_WEEK (7 * SECS_PER_DAY)
 
 static int tres_count(void)
 {
@@ -272,14 +268,8 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 	if (job->end_time_exp == (time_t)NO_VAL)
 		return false;
 
-	if (job->start_time > from)
-		from = job->start_time;
-	/* A job past its limit has an end_time in the past: only at end. */
-	if (job->end_time && at_end && to > job->end_time)
-		to = job->end_time;
-	run = difftime(to, from);
-	if (run < 0)
-		run = 0;
+	run = ts_charge_run(job->start_time, job->end_time, at_end, from, to,
+			    &from);
 
 	/*
 	 * The run seconds to give back: Slurm reserved TRES x time limit at
@@ -308,7 +298,7 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 	memset(tres_nodecay, 0, sizeof(tres_nodecay));
 
 	/* Usage spread evenly over [from, to], decayed to "to". */
-	wall_decay = run * pow(decay, run);
+	wall_decay = ts_charge_wall(run, decay);
 	billable = billable_tres(job, from);
 	used_decay = wall_decay * billable;
 	used_nodecay = run * billable;
@@ -427,60 +417,4 @@ void usage_give_back_run_secs(time_t last_ran)
 	(void)list_for_each_ro(job_list, give_back_job, &last_ran);
 	assoc_mgr_unlock(&locks);
 	unlock_slurmctld(job_read);
-}
-
-time_t usage_next_reset(uint16_t period, time_t last_reset, time_t now)
-{
-	struct tm tm;
-	time_t t;
-
-	if (!localtime_r(&last_reset, &tm))
-		return 0;
-	tm.tm_sec = 0;
-	tm.tm_min = 0;
-	tm.tm_hour = 0;
-
-	switch (period) {
-	case PRIORITY_RESET_DAILY:
-		t = slurm_mktime(&tm) + SECS_PER_DAY;
-		while (t + SECS_PER_DAY < now)
-			t += SECS_PER_DAY;
-		return t;
-	case PRIORITY_RESET_WEEKLY:
-		/* The next Sunday, 00:00. */
-		t = slurm_mktime(&tm) + SECS_PER_DAY * (7 - tm.tm_wday);
-		while (t + SECS_PER_WEEK < now)
-			t += SECS_PER_WEEK;
-		return t;
-	case PRIORITY_RESET_MONTHLY:
-		tm.tm_mday = 1;
-		if (tm.tm_mon < 11) {
-			tm.tm_mon++;
-		} else {
-			tm.tm_mon = 0;
-			tm.tm_year++;
-		}
-		break;
-	case PRIORITY_RESET_QUARTERLY:
-		tm.tm_mday = 1;
-		if (tm.tm_mon < 3) {
-			tm.tm_mon = 3;
-		} else if (tm.tm_mon < 6) {
-			tm.tm_mon = 6;
-		} else if (tm.tm_mon < 9) {
-			tm.tm_mon = 9;
-		} else {
-			tm.tm_mon = 0;
-			tm.tm_year++;
-		}
-		break;
-	case PRIORITY_RESET_YEARLY:
-		tm.tm_mday = 1;
-		tm.tm_mon = 0;
-		tm.tm_year++;
-		break;
-	default:
-		return 0;
-	}
-	return slurm_mktime(&tm);
 }

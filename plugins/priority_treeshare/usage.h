@@ -72,12 +72,4 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
  */
 void usage_give_back_run_secs(time_t last_ran);
 
-/*
- * usage_next_reset() - the first reset time after last_reset for period
- * (PRIORITY_RESET_DAILY .. YEARLY), local midnight based as Slurm's; for
- * daily and weekly periods, never more than one period before now.
- * RET 0 for other periods.
- */
-time_t usage_next_reset(uint16_t period, time_t last_reset, time_t now);
-
 #endif /* PT_USAGE_H */

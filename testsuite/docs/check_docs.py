@@ -75,6 +75,12 @@ check_table("src/power/config.c", r'^\t\{ "([a-z_]+)", TS_POWER_KEY_', "docs/nod
             "node_power config key")
 check_table("sshare-ext/cli.c", r'^\t\{ "([a-zA-Z]+)", (?:no|required|optional)_argument',
             "docs/sshare-ext.1", "sshare-ext option --")
+check_table("sshare-ext/ts_replay.c",
+            r'^\t\t\{ "([a-z]+)", (?:no|required|optional)_argument',
+            "docs/ts-replay.1", "ts-replay option --")
+check_table("src/slurm_prio_conf.c",
+            r'"((?:Priority|FairShare)[A-Za-z]+)"',
+            "docs/ts-replay.1", "slurm.conf key")
 
 
 

@@ -3,8 +3,13 @@
 # check-upstream.sh BUILD_DIR TARBALL... - make check-upstream: for each
 # SchedMD release tarball, build that Slurm (make deps SLURM_TARBALL=,
 # contrib/slurm-build.sh; cached in BUILD_DIR/upstream), build treeshare
-# against it (make SLURM_TARBALL=) and run the stages that depend on the
-# release against its own daemons, clients and priority/multifactor.
+# against it as a site would, with only its configured tree (make
+# SLURM_SRC=build/upstream/slurm-VERSION: SLURM_PREFIX is the tree's
+# prefix), check with ldd that sshare-ext and node_power load that
+# release's libslurm from there (not Debian's), and run the stages that
+# depend on the release (make SLURM_TARBALL=, the same tree and prefix:
+# nothing rebuilt) against its own daemons, clients and
+# priority/multifactor.
 #
 # Each release gets its own copy of the working tree,
 # BUILD_DIR/upstream-trees/VERSION (git-tracked and untracked files, not
@@ -114,6 +119,27 @@ count()
 		echo "0 passed, 1 failed"
 }
 
+# client_link TREE VERSION - TREE's clients, built by "make SLURM_SRC=<the
+# release's configured tree>" with no other variable, load that release's
+# libslurm from the prefix the tree was configured for (its Makefile's
+# "prefix ="), not the one on the default paths (Debian's libslurm-dev);
+# one TAP line each
+client_link()
+{
+	local prefix want bin got
+	prefix=$(sed -n 's/^prefix = //p' "$1/build/upstream/slurm-$2/Makefile")
+	want=$(readlink -f "$prefix/lib/libslurm.so")
+	for bin in sshare-ext node_power; do
+		got=$(ldd "$1/build/bin/$bin" 2>&1 | awk '$1 ~ /^libslurm\.so/ { print $3 }')
+		if [ -n "$prefix" ] && [ -f "$want" ] && [[ $got == "$prefix/lib/"* ]] &&
+		   [ "$(readlink -f "$got")" = "$want" ]; then
+			echo "ok - $bin built by make SLURM_SRC=build/upstream/slurm-$2 alone loads Slurm $2's libslurm from the tree's prefix: $got"
+		else
+			echo "not ok - $bin built by make SLURM_SRC=build/upstream/slurm-$2 alone loads Slurm $2's libslurm from $prefix/lib (ldd: '$got')"
+		fi
+	done
+}
+
 passed=0 failed=0
 summary=()
 args=("$@")
@@ -134,7 +160,8 @@ for i in "${!args[@]}"; do
 	t=$SECONDS
 	if ! copy_tree "$tree" ||
 	   ! (cd "$tree" && SLURM_TARBALL=$tb make --no-print-directory deps) 2>&1 | tee "$log" ||
-	   ! (cd "$tree" && SLURM_TARBALL=$tb make --no-print-directory -j"$(nproc)" all) >>"$log" 2>&1; then
+	   ! (cd "$tree" && make --no-print-directory -j"$(nproc)" SLURM_SRC="build/upstream/slurm-$v" all) \
+		>>"$log" 2>&1; then
 		tail -20 "$log"
 		echo "check-upstream: Slurm $v or treeshare against it does not build (log: $log)"
 		summary+=("$(printf '%-9s build FAILED %5ds' "$v" $((SECONDS - t)))")
@@ -142,6 +169,10 @@ for i in "${!args[@]}"; do
 		continue
 	fi
 	t_build[$v]=$((SECONDS - t))
+	client_link "$tree" "$v" | tee -a "$log" >"$log.link"
+	p=$(grep -c '^ok ' "$log.link") f=$(grep -c '^not ok ' "$log.link")
+	passed=$((passed + p)) failed=$((failed + f))
+	summary+=("$(printf '%-9s client link (make SLURM_SRC= alone): %d passed, %d failed' "$v" "$p" "$f")")
 	next=$((i + 1))
 	if [ "$prebuild" = 1 ] && [ "$next" -lt ${#args[@]} ]; then
 		nv=$(version "${args[$next]}")

@@ -19,8 +19,10 @@ check-release:
 
 # make check-upstream [SLURM_TARBALLS=...] [UPSTREAM_STAGES=...]
 #   for each SchedMD release tarball (default: ../shared/slurm-src's),
-#   build it (cached in $(BUILD)/upstream), treeshare against it, and
-#   run the release-dependent stages on its own daemons and clients;
+#   build it (cached in $(BUILD)/upstream), treeshare against it with
+#   make SLURM_SRC=<its tree> alone (ldd: the clients load its libslurm
+#   from its prefix), and run the release-dependent stages on its own
+#   daemons and clients;
 #   last line "N passed, N failed" over all (check-upstream.sh)
 SLURM_TARBALLS ?= $(sort $(wildcard ../shared/slurm-src/slurm-*.tar.xz))
 UPSTREAM_STAGES ?= harness bench-guard sshare-ext-cluster crash-cluster power-e2e cluster

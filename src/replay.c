@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* replay.c - an accounting history through the plugin's cycle (replay.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "consumed.h"
+#include "replay.h"
+#include "usage_charge.h"
+
+/* ----------------------------------------------------- association index */
+
+static int by_account_user(const void *a, const void *b, void *arg)
+{
+	const struct ts_tree *t = arg;
+	long x = *(const long *)a, y = *(const long *)b;
+	int r = strcmp(ts_tree_name(t, (size_t)t->parent[x]),
+		       ts_tree_name(t, (size_t)t->parent[y]));
+
+	if (!r)
+		r = strcmp(ts_tree_name(t, (size_t)x),
+			   ts_tree_name(t, (size_t)y));
+	return r ? r : (x > y) - (x < y);
+}
+
+int ts_assoc_index_build(struct ts_assoc_index *ix, const struct ts_tree *t,
+			 struct ts_error *err)
+{
+	size_t i;
+
+	memset(ix, 0, sizeof(*ix));
+	ix->t = t;
+	ix->node = malloc((t->n ? t->n : 1) * sizeof(*ix->node));
+	if (!ix->node)
+		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
+	for (i = 1; i < t->n; i++)
+		if (t->is_user[i])
+			ix->node[ix->n++] = (long)i;
+	qsort_r(ix->node, ix->n, sizeof(*ix->node), by_account_user, (void *)t);
+	return TS_OK;
+}
+
+long ts_assoc_index_find(const struct ts_assoc_index *ix, const char *user,
+			 const char *account)
+{
+	const struct ts_tree *t = ix->t;
+	size_t lo = 0, hi = ix->n;
+
+	/* The first entry not below (account, user). */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		long k = ix->node[mid];
+		int r = strcmp(ts_tree_name(t, (size_t)t->parent[k]), account);
+
+		if (!r)
+			r = strcmp(ts_tree_name(t, (size_t)k), user);
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ix->n) {
+		long k = ix->node[lo];
+
+		if (!strcmp(ts_tree_name(t, (size_t)t->parent[k]), account) &&
+		    !strcmp(ts_tree_name(t, (size_t)k), user))
+			return k;
+	}
+	return TS_NO_NODE;
+}
+
+void ts_assoc_index_free(struct ts_assoc_index *ix)
+{
+	free(ix->node);
+	memset(ix, 0, sizeof(*ix));
+}
+
+/* ------------------------------------------------------------- the run */
+
+struct run {
+	const struct ts_tree *src;
+	struct ts_tree view; /* src with usage[] ours */
+	const struct ts_sacct_job *job;
+	const struct ts_replay_conf *c;
+	struct ts_fs fs;
+	size_t *by_start, *by_end, *act;
+	size_t n_act;
+};
+
+static int cmp_start(const void *a, const void *b, void *arg)
+{
+	const struct ts_sacct_job *j = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (j[x].start != j[y].start)
+		return j[x].start < j[y].start ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+static int cmp_end(const void *a, const void *b, void *arg)
+{
+	const struct ts_sacct_job *j = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (j[x].end != j[y].end)
+		return j[x].end < j[y].end ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* used to the job's association and every ancestor. */
+static void charge_chain(struct run *r, long node, double used)
+{
+	for (; node >= 0; node = r->src->parent[node])
+		r->view.usage[node] += (long double)used;
+}
+
+/* A job's dedicated usage of [ran, to], as usage_charge_job(). */
+static void replay_charge(struct run *r, const struct ts_sacct_job *j,
+			  int64_t ran, int64_t to, bool at_end)
+{
+	time_t from;
+	double run = ts_charge_run((time_t)j->start, (time_t)j->end, at_end,
+				   (time_t)ran, (time_t)to, &from);
+
+	charge_chain(r, j->node, ts_charge_wall(run, r->c->decay) * j->billing);
+}
+
+static int compute(struct run *r, struct ts_error *err)
+{
+	return ts_fs_compute_pbs(&r->view, &r->c->fs,
+				 r->c->fs.algo == TS_FS_PBS, &r->fs, err);
+}
+
+static int check(const struct ts_tree *t, const struct ts_sacct_job *jobs,
+		 size_t n, const struct ts_replay_conf *c, struct ts_error *err)
+{
+	size_t i;
+
+	if (!t->finished || !t->n)
+		return ts_error_set(err, TS_EINVAL, -1, "tree not finished");
+	if (!c->period)
+		return ts_error_set(err, TS_EINVAL, -1,
+				    "PriorityCalcPeriod must be above 0");
+	if (c->end < c->start)
+		return ts_error_set(err, TS_EINVAL, -1,
+				    "the replay ends before it starts");
+	if (!(c->decay > 0 && c->decay <= 1))
+		return ts_error_set(err, TS_EINVAL, -1,
+				    "decay per second not in (0, 1]");
+	for (i = 0; i < n; i++)
+		if (jobs[i].node < 0 || (size_t)jobs[i].node >= t->n)
+			return ts_error_set(
+				err, TS_EINVAL, jobs[i].line,
+				"line %ld: node %ld not in the tree",
+				jobs[i].line, jobs[i].node);
+	return TS_OK;
+}
+
+static void free_run(struct run *r)
+{
+	free(r->view.usage);
+	free(r->by_start);
+	free(r->by_end);
+	free(r->act);
+	ts_fs_free(&r->fs);
+}
+
+/* 1 and 4 of one cycle: end charges, then (after the decay) running. */
+static void end_charges(struct run *r, int64_t ran, int64_t t)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < r->n_act; i++) {
+		const struct ts_sacct_job *j = &r->job[r->act[i]];
+
+		if (j->end && j->end <= t) {
+			if (!r->c->consumed)
+				replay_charge(r, j, ran, j->end, true);
+			continue;
+		}
+		r->act[k++] = r->act[i];
+	}
+	r->n_act = k;
+}
+
+static void decay_all(struct run *r)
+{
+	double f = ts_decay_over(r->c->decay, (double)r->c->period);
+	size_t i;
+
+	if (f == 1)
+		return;
+	for (i = 0; i < r->view.n; i++)
+		r->view.usage[i] *= f;
+}
+
+/*
+ * The plugin's maybe_reset(): is PriorityUsageResetPeriod's reset due at
+ * the cycle at now (done cycles before it)?  NOW resets at the first.
+ */
+static bool reset_due(enum ts_reset_period period, size_t done,
+		      int64_t *last_reset, int64_t *next, int64_t now)
+{
+	if (period == TS_RESET_NOW)
+		return !done;
+	if (period == TS_RESET_NONE)
+		return false;
+	if (!*next)
+		*next = (int64_t)ts_next_reset(period, (time_t)*last_reset,
+					       (time_t)now);
+	if (!*next || now < *next)
+		return false;
+	*last_reset = *next;
+	*next = (int64_t)ts_next_reset(period, (time_t)*last_reset,
+				       (time_t)now);
+	return true;
+}
+
+int ts_replay_run(const struct ts_tree *t, const struct ts_sacct_job *jobs,
+		  size_t n, const struct ts_replay_conf *c, ts_replay_fn fn,
+		  void *arg, struct ts_replay_stats *stats,
+		  struct ts_error *err)
+{
+	struct run r = { .src = t, .job = jobs, .c = c };
+	struct ts_replay_stats st = { 0 };
+	size_t i, next = 0, next_end = 0, m = n ? n : 1;
+	int64_t ran, now, last, last_reset = c->start, next_reset = 0;
+	int rc;
+
+	rc = check(t, jobs, n, c, err);
+	if (rc)
+		return rc;
+	last = c->start +
+	       (int64_t)((c->end - c->start + c->period - 1) / c->period) *
+		       c->period;
+	if (last == c->start)
+		last += c->period;
+	r.view = *t;
+	r.view.usage = calloc(t->n, sizeof(*r.view.usage));
+	r.by_start = malloc(m * sizeof(size_t));
+	r.act = malloc(m * sizeof(size_t));
+	r.by_end = c->consumed ? malloc(m * sizeof(size_t)) : NULL;
+	if (!r.view.usage || !r.by_start || !r.act ||
+	    (c->consumed && !r.by_end) || ts_fs_alloc(&r.fs, t->n, err)) {
+		free_run(&r);
+		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		r.by_start[i] = i;
+		if (r.by_end)
+			r.by_end[i] = i;
+		if (jobs[i].end && jobs[i].end <= c->start)
+			st.before_start++;
+		else if (jobs[i].start >= last)
+			st.after_end++;
+		else
+			st.charged++;
+	}
+	qsort_r(r.by_start, n, sizeof(size_t), cmp_start, (void *)jobs);
+	if (r.by_end)
+		qsort_r(r.by_end, n, sizeof(size_t), cmp_end, (void *)jobs);
+
+	for (ran = c->start; ran < last; ran = now) {
+		struct ts_replay_sample s;
+		struct ts_consumed_span span;
+
+		now = ran + c->period;
+		/* the jobs started by now and not ended by start */
+		for (; next < n && jobs[r.by_start[next]].start < now; next++) {
+			const struct ts_sacct_job *j = &jobs[r.by_start[next]];
+
+			if (!j->end || j->end > c->start)
+				r.act[r.n_act++] = r.by_start[next];
+		}
+		end_charges(&r, ran, now);
+		if (reset_due(c->reset, st.cycles, &last_reset, &next_reset,
+			      now)) {
+			memset(r.view.usage, 0, t->n * sizeof(*r.view.usage));
+			st.resets++;
+		}
+		if (c->fs.algo == TS_FS_CLASSIC ||
+		    c->fs.algo == TS_FS_DEPTH_OBLIVIOUS) {
+			rc = compute(&r, err);
+			if (rc)
+				break;
+		}
+		decay_all(&r);
+		if (!c->consumed)
+			for (i = 0; i < r.n_act; i++)
+				replay_charge(&r, &jobs[r.act[i]], ran, now,
+					      false);
+		if (c->consumed && ts_consumed_span((time_t)ran, (time_t)now,
+						    TS_CONSUMED_LAG, &span)) {
+			for (; next_end < n; next_end++) {
+				const struct ts_sacct_job *j =
+					&jobs[r.by_end[next_end]];
+
+				if (!j->end || j->end <= span.after)
+					continue;
+				if (!ts_consumed_in_span(&span, (time_t)j->end))
+					break;
+				if (j->cpu_secs < 0) {
+					st.no_cpu++;
+					continue;
+				}
+				charge_chain(&r, j->node,
+					     ts_consumed_charge(
+						     j->cpu_secs, -1, c->decay,
+						     (double)(now - j->end)));
+			}
+		}
+		if (c->fs.algo == TS_FS_FAIR_TREE || c->fs.algo == TS_FS_PBS) {
+			rc = compute(&r, err);
+			if (rc)
+				break;
+		}
+		st.cycles++;
+		s.time = now;
+		s.cycle = st.cycles;
+		s.tree = &r.view;
+		s.fs = &r.fs;
+		if (fn && (rc = fn(arg, &s)))
+			break;
+	}
+	free_run(&r);
+	if (stats)
+		*stats = st;
+	return rc;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * replay.h - an accounting history replayed through the plugin's cycle
+ * (issue 30, ts-replay(1)): what each association's usage and fair share
+ * would have been, one sample per PriorityCalcPeriod, under one
+ * configuration.  The history (tree, jobs) is read once and stays
+ * read-only, so that several configurations can be replayed over it.
+ *
+ * The plugin's cycle (plugins/priority_treeshare/cycle.c), with the same
+ * arithmetic (usage_charge.h, consumed.h) and algorithms (fairshare.h).
+ * The plugin is taken to have run since start with no usage: cycles at
+ * start + k * period, k = 1, 2, ..., up to the first at or after end.
+ * Between two cycles at ran and t = ran + period:
+ *   1. each job that ended in (ran, t] is charged at its end, its
+ *      run seconds of [max(ran, start), end] (dedicated usage only);
+ *      then, when PriorityUsageResetPeriod's time has come (NOW: at the
+ *      first cycle), all usage is zeroed (ts_next_reset());
+ *   2. classic and depth_oblivious: fair share is computed, from the
+ *      usage before this cycle's decay and charges (as multifactor);
+ *   3. all usage decays by d^period;
+ *   4. each job running at t is charged its seconds of [max(ran, start), t];
+ *   5. usage_metric=consumed: the jobs that ended in
+ *      (ran - TS_CONSUMED_LAG, t - TS_CONSUMED_LAG] are charged their
+ *      TotalCPU, decayed from their end to t (and nothing in 1 and 4);
+ *   6. fair_tree and pbs: fair share is computed now;
+ *   7. the sample: the usage after the cycle (sshare's RawUsage) and the
+ *      cycle's fair-share figures.
+ * A charge goes to the job's association and every ancestor up to the
+ * root.  Not replayed (yet): QOS UsageFactor (taken as 1),
+ * usage_window=, share changes over time.
+ *
+ * Memory: the tree's usage and results, and three job indexes (n jobs
+ * each), allocated once per run; nothing is allocated per cycle.
+ */
+#ifndef TS_REPLAY_H
+#define TS_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "fairshare.h"
+#include "sacct_jobs.h"
+#include "tree.h"
+#include "usage_charge.h"
+
+struct ts_replay_conf {
+	struct ts_fs_config fs;
+	uint32_t period;	    /* PriorityCalcPeriod, s, > 0 */
+	double decay;		    /* per second (ts_decay_per_second()) */
+	bool consumed;		    /* usage_metric=consumed */
+	enum ts_reset_period reset; /* PriorityUsageResetPeriod */
+	int64_t start; /* usage is 0 here; the first cycle is a period on */
+	int64_t end;   /* the last cycle is the first at or after end */
+};
+
+struct ts_replay_sample {
+	int64_t time;		    /* the cycle's start */
+	size_t cycle;		    /* 1, 2, ... */
+	const struct ts_tree *tree; /* usage: RawUsage after the cycle */
+	const struct ts_fs *fs;	    /* the cycle's fair-share figures */
+};
+
+/* What a run did not charge, by reason (nothing is dropped unseen). */
+struct ts_replay_stats {
+	size_t cycles;
+	size_t resets;	     /* PriorityUsageResetPeriod's zeroings */
+	size_t charged;	     /* jobs charged at least once */
+	size_t before_start; /* ended at or before start: not charged */
+	size_t after_end;    /* started at or after the last cycle */
+	size_t no_cpu;	     /* consumed: ended in range without TotalCPU */
+};
+
+/* The sample hook; a non-zero return stops the run with that code. */
+typedef int (*ts_replay_fn)(void *arg, const struct ts_replay_sample *s);
+
+/*
+ * ts_replay_run() - replay jobs[0 .. n) (any order; job[i].node a node of
+ * t) over t (finished; its own usage is not read) under c, calling fn
+ * after each cycle.
+ * RET TS_OK, the hook's code, or TS_EINVAL (period 0, end before start,
+ * a node out of range, decay not in (0, 1]), TS_ENOMEM, or the
+ * algorithm's error; *err set.  *stats (may be NULL) filled.
+ */
+int ts_replay_run(const struct ts_tree *t, const struct ts_sacct_job *jobs,
+		  size_t n, const struct ts_replay_conf *c, ts_replay_fn fn,
+		  void *arg, struct ts_replay_stats *stats,
+		  struct ts_error *err);
+
+/*
+ * The user associations of a tree by (account, user), for the sacct
+ * reader's resolve hook: built once, then O(log n) a job.
+ */
+struct ts_assoc_index {
+	const struct ts_tree *t;
+	long *node; /* user nodes sorted by (parent name, name) */
+	size_t n;
+};
+
+int ts_assoc_index_build(struct ts_assoc_index *ix, const struct ts_tree *t,
+			 struct ts_error *err);
+/* RET the user's node under account, or TS_NO_NODE. */
+long ts_assoc_index_find(const struct ts_assoc_index *ix, const char *user,
+			 const char *account);
+void ts_assoc_index_free(struct ts_assoc_index *ix);
+
+#endif /* TS_REPLAY_H */

@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ts-replay - replay "sacct -a -P" jobs over an association tree through
+ * the plugin's cycle under one slurm.conf's priority configuration, and
+ * print every association's fair-share figures after each cycle
+ * (ts-replay(1)).  Built from sshare-ext/ beside sshare-ext: it reads the
+ * tree as sshare-ext's offline mode does (src/tree_file.c, slurm_order.c)
+ * but needs no libslurm, so it runs wherever the history was copied.
+ *
+ * main() only wires the parts: src/slurm_prio_conf.c and src/settings.c
+ * for the configuration, src/sacct_jobs.c for the jobs, src/replay.c for
+ * the cycles.  Every problem in an input is one line on stderr,
+ * "FILE:LINE: message"; a summary of what was read, skipped and charged
+ * closes the run.  Exit 0, 1 on a fatal error (nothing replayed).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "decimal.h"
+#include "replay.h"
+#include "sacct_jobs.h"
+#include "settings.h"
+#include "slurm_order.h"
+#include "slurm_prio_conf.h"
+#include "tree_file.h"
+#include "usage_charge.h"
+#include "whole_file.h"
+
+#define MAX_INPUT (4UL << 30) /* sacct output of a few million jobs */
+
+/* The -h text, one line each. */
+static const char *const usage_lines[] = {
+	"Usage: ts-replay -c SLURM_CONF -t TREE -j JOBS [-j JOBS...] [options]",
+	"  -c, --conf FILE    slurm.conf-style file: the Priority* keys",
+	"  -t, --tree FILE    tree file or saved \"sshare -a -l -P\" output",
+	"  -j, --jobs FILE    saved \"sacct -a -P -o ...\" output (repeatable)",
+	"      --start TIME   usage is 0 here (YYYY-MM-DDTHH:MM:SS, local);",
+	"                     default: the first job's start, to the period",
+	"      --end TIME     last cycle at or after it; default: last end",
+	"      --json         JSON lines instead of CSV",
+	"  -h, --help",
+};
+
+static void replay_usage(FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(usage_lines) / sizeof(usage_lines[0]); i++) {
+		fputs(usage_lines[i], f);
+		fputc('\n', f);
+	}
+}
+
+struct opts {
+	const char *conf, *tree;
+	const char **jobs;
+	size_t n_jobs;
+	const char *start, *end;
+	int json;
+};
+
+static int fail(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "ts-replay: error: ");
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+	return EXIT_FAILURE;
+}
+
+/* "FILE:LINE: msg" from a ts_error whose msg starts "line N: ". */
+static int fail_at(const char *file, const struct ts_error *err)
+{
+	const char *m = err->msg;
+	long line = 0;
+	int n = 0;
+
+	if (sscanf(m, "line %ld: %n", &line, &n) == 1 && n > 0)
+		fprintf(stderr, "%s:%ld: %s\n", file, line, m + n);
+	else
+		fprintf(stderr, "%s: %s\n", file, m);
+	return EXIT_FAILURE;
+}
+
+/* argv into *o; RET 0 or EXIT_FAILURE (said on stderr). */
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option longs[] = {
+		{ "conf", required_argument, NULL, 'c' },
+		{ "tree", required_argument, NULL, 't' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "start", required_argument, NULL, 'S' },
+		{ "end", required_argument, NULL, 'E' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+
+	o->jobs = calloc((size_t)argc, sizeof(*o->jobs));
+	if (!o->jobs)
+		return fail("%s%s", "out of memory", "");
+	while ((ch = getopt_long(argc, argv, "c:t:j:h", longs, NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			o->conf = optarg;
+			break;
+		case 't':
+			o->tree = optarg;
+			break;
+		case 'j':
+			o->jobs[o->n_jobs++] = optarg;
+			break;
+		case 'S':
+			o->start = optarg;
+			break;
+		case 'E':
+			o->end = optarg;
+			break;
+		case 'J':
+			o->json = 1;
+			break;
+		case 'h':
+			replay_usage(stdout);
+			exit(EXIT_SUCCESS);
+		default:
+			replay_usage(stderr);
+			return EXIT_FAILURE;
+		}
+	}
+	if (optind < argc)
+		return fail("unexpected argument \"%s\"%s", argv[optind], "");
+	if (!o->conf || !o->tree || !o->n_jobs)
+		return fail("%s%s", "-c, -t and -j are all needed", "");
+	return 0;
+}
+
+/* The formula is only checked for syntax: any name is a variable. */
+static long any_var(void *arg, const char *name, size_t len)
+{
+	(void)arg;
+	(void)name;
+	(void)len;
+	return 0;
+}
+
+/*
+ * The slurm.conf priority keys and PriorityParameters into *rc, as the
+ * plugin reads them; what the replay cannot do yet is refused, not
+ * ignored.  RET 0 or EXIT_FAILURE.
+ */
+static int read_conf(const char *path, struct ts_replay_conf *rc,
+		     struct ts_settings *set)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_formula_vars vars = { .resolve = any_var };
+	struct ts_slurm_prio p;
+	char *text;
+	size_t n;
+	int bad;
+
+	if (ts_whole_file_read(path, 16UL << 20, &text, &n, &err))
+		return fail("cannot read %s: %s", path, err.msg);
+	bad = ts_slurm_prio_parse(text, n, &p, &err);
+	free(text);
+	if (bad)
+		return fail_at(path, &err);
+	if (ts_settings_parse(p.params, &vars, NULL, set, &err) ||
+	    ts_settings_check_flags(set, p.fair_tree, p.depth_oblivious, &err))
+		return fail("%s: PriorityParameters: %s", path, err.msg);
+	if (set->usage_window || set->fs_targets)
+		return fail(
+			"%s: %s: not replayed yet (ts-replay(1), BUGS)", path,
+			set->usage_window ? "usage_window=" : "fs_targets=");
+	rc->fs.algo = ts_settings_algo(set, p.fair_tree, p.depth_oblivious);
+	rc->fs.damp = p.damp;
+	rc->fs.ft_flags = TS_FT_AS_RUN;
+	rc->period = p.calc_period;
+	rc->decay = ts_decay_per_second(p.decay_hl);
+	rc->consumed = set->consumed;
+	rc->reset = p.reset;
+	return 0;
+}
+
+static int read_tree(const char *path, struct ts_tree *t)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	char *text;
+	size_t n;
+	int bad;
+
+	if (ts_whole_file_read(path, MAX_INPUT, &text, &n, &err))
+		return fail("cannot read %s: %s", path, err.msg);
+	bad = ts_tree_init(t, 0, &err) ||
+	      ts_tree_file_parse_in_place(text, n, TS_TREE_FORMAT_AUTO, t, NULL,
+					  &err) ||
+	      slurm_order(t, &err);
+	free(text);
+	return bad ? fail_at(path, &err) : 0;
+}
+
+struct hook_arg {
+	const struct ts_assoc_index *ix;
+	const char *file;
+};
+
+static long resolve_assoc(void *arg, const char *user, const char *account)
+{
+	const struct hook_arg *h = arg;
+
+	return ts_assoc_index_find(h->ix, user, account);
+}
+
+static void report_skip(void *arg, long line, enum ts_sacct_skip why,
+			const char *msg)
+{
+	const struct hook_arg *h = arg;
+
+	(void)why;
+	fprintf(stderr, "%s:%ld: %s: skipped\n", h->file, line, msg);
+}
+
+static int read_jobs(const struct opts *o, const struct ts_assoc_index *ix,
+		     bool need_cpu, struct ts_sacct_jobs *jobs,
+		     struct ts_sacct_summary *sum)
+{
+	size_t i;
+
+	for (i = 0; i < o->n_jobs; i++) {
+		struct ts_error err = TS_ERROR_INIT;
+		struct hook_arg ha = { .ix = ix, .file = o->jobs[i] };
+		struct ts_sacct_hooks h = { .resolve = resolve_assoc,
+					    .report = report_skip,
+					    .arg = &ha,
+					    .need_cpu = need_cpu };
+		char *text;
+		size_t n;
+		int bad;
+
+		if (ts_whole_file_read(o->jobs[i], MAX_INPUT, &text, &n, &err))
+			return fail("cannot read %s: %s", o->jobs[i], err.msg);
+		bad = ts_sacct_parse_in_place(text, n, &h, jobs, sum, &err);
+		free(text);
+		if (bad)
+			return fail_at(o->jobs[i], &err);
+	}
+	return 0;
+}
+
+static int read_time(const char *what, const char *s, int64_t *out)
+{
+	int64_t t = ts_sacct_time(s);
+
+	if (t <= 0)
+		return fail("%s \"%s\": not a time YYYY-MM-DDTHH:MM:SS", what,
+			    s);
+	*out = t;
+	return 0;
+}
+
+/* The default span: the first start (down to the period), the last end. */
+static void span(const struct ts_sacct_jobs *j, struct ts_replay_conf *rc,
+		 bool have_start, bool have_end)
+{
+	int64_t lo = INT64_MAX, hi = 0;
+	size_t i;
+
+	for (i = 0; i < j->n; i++) {
+		int64_t e = j->job[i].end ? j->job[i].end : j->job[i].start;
+
+		if (j->job[i].start < lo)
+			lo = j->job[i].start;
+		if (e > hi)
+			hi = e;
+	}
+	if (!have_start)
+		rc->start = lo - lo % rc->period;
+	if (!have_end)
+		rc->end = hi;
+}
+
+/* ------------------------------------------------------------- output */
+
+struct out {
+	int json;
+	enum ts_fs_algo algo;
+};
+
+static void out_num(double v)
+{
+	char b[40];
+
+	if (v != v || v > 1.7e308 || v < -1.7e308)
+		fputs(v > 0 ? "inf" : "", stdout);
+	else {
+		ts_decimal_format(v, b, sizeof(b));
+		fputs(b, stdout);
+	}
+}
+
+static void put_time(int64_t t)
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+	char b[32];
+
+	localtime_r(&tt, &tm);
+	strftime(b, sizeof(b), "%Y-%m-%dT%H:%M:%S", &tm);
+	fputs(b, stdout);
+}
+
+static void put_field(const struct out *o, const char *name, int first)
+{
+	if (o->json)
+		printf("%s\"%s\":", first ? "{" : ",", name);
+	else if (!first)
+		putchar(',');
+}
+
+/*
+ * One cycle's rows, one an association in Slurm's order: CSV, or one
+ * JSON object a line.
+ */
+static int sample(void *arg, const struct ts_replay_sample *s)
+{
+	const struct out *o = arg;
+	const struct ts_tree *t = s->tree;
+	const struct ts_fs *fs = s->fs;
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		const char *acct =
+			t->is_user[i] ? ts_tree_name(t, (size_t)t->parent[i])
+				      : ts_tree_name(t, i);
+		const char *user = t->is_user[i] ? ts_tree_name(t, i) : "";
+
+		put_field(o, "Time", 1);
+		if (o->json)
+			putchar('"');
+		put_time(s->time);
+		if (o->json)
+			putchar('"');
+		put_field(o, "Cycle", 0);
+		printf("%zu", s->cycle);
+		put_field(o, "Account", 0);
+		printf(o->json ? "\"%s\"" : "%s", acct);
+		put_field(o, "User", 0);
+		printf(o->json ? "\"%s\"" : "%s", user);
+		put_field(o, "RawShares", 0);
+		if (t->shares[i] == TS_SHARES_PARENT)
+			printf(o->json ? "\"parent\"" : "parent");
+		else
+			printf("%u", t->shares[i]);
+		put_field(o, "NormShares", 0);
+		out_num(fs->shares_norm[i]);
+		put_field(o, "RawUsage", 0);
+		out_num((double)t->usage[i]);
+		put_field(o, "NormUsage", 0);
+		if (fs->usage_norm[i] == TS_USAGE_NO_VAL)
+			fputs(o->json ? "null" : "", stdout);
+		else
+			out_num((double)fs->usage_norm[i]);
+		put_field(o, "EffectvUsage", 0);
+		out_num((double)fs->usage_efctv[i]);
+		put_field(o, "FairShare", 0);
+		out_num(fs->fs_factor[i]);
+		if (o->algo == TS_FS_FAIR_TREE) {
+			put_field(o, "LevelFS", 0);
+			if (fs->level_fs[i] == TS_USAGE_NO_VAL)
+				fputs(o->json ? "null" : "", stdout);
+			else if (o->json && fs->level_fs[i] > 1.7e308L)
+				fputs("\"inf\"", stdout);
+			else
+				out_num((double)fs->level_fs[i]);
+			put_field(o, "Rank", 0);
+			printf("%u", fs->rank[i]);
+		}
+		if (o->algo == TS_FS_PBS) {
+			put_field(o, "PbsTreeUsage", 0);
+			out_num(fs->pbs_tree_usage[i]);
+			put_field(o, "PbsPerc", 0);
+			out_num(fs->pbs_perc[i]);
+			put_field(o, "PbsFactor", 0);
+			out_num(fs->pbs_factor[i]);
+		}
+		putchar(o->json ? '}' : '\n');
+		if (o->json)
+			putchar('\n');
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct ts_replay_conf rc = { 0 };
+	struct ts_settings set;
+	struct ts_tree tree = { 0 };
+	struct ts_assoc_index ix = { 0 };
+	struct ts_sacct_jobs jobs = { 0 };
+	struct ts_sacct_summary sum = { 0 };
+	struct ts_replay_stats st = { 0 };
+	struct ts_error err = TS_ERROR_INIT;
+	struct out out = { 0 };
+	int status = EXIT_FAILURE;
+	size_t i;
+
+	ts_settings_init(&set);
+	if (parse_opts(argc, argv, &o) || read_conf(o.conf, &rc, &set) ||
+	    read_tree(o.tree, &tree))
+		goto done;
+	if (ts_assoc_index_build(&ix, &tree, &err)) {
+		fail("%s%s", err.msg, "");
+		goto done;
+	}
+	if (read_jobs(&o, &ix, rc.consumed, &jobs, &sum))
+		goto done;
+	if ((o.start && read_time("--start", o.start, &rc.start)) ||
+	    (o.end && read_time("--end", o.end, &rc.end)))
+		goto done;
+	if (!jobs.n && (!o.start || !o.end)) {
+		fail("%s%s", "no job to replay: give --start and --end", "");
+		goto done;
+	}
+	span(&jobs, &rc, o.start, o.end);
+	out.json = o.json;
+	out.algo = rc.fs.algo;
+	if (!o.json) {
+		fputs("Time,Cycle,Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare",
+		      stdout);
+		if (rc.fs.algo == TS_FS_FAIR_TREE)
+			fputs(",LevelFS,Rank", stdout);
+		if (rc.fs.algo == TS_FS_PBS)
+			fputs(",PbsTreeUsage,PbsPerc,PbsFactor", stdout);
+		putchar('\n');
+	}
+	if (ts_replay_run(&tree, jobs.job, jobs.n, &rc, sample, &out, &st,
+			  &err)) {
+		fail("%s%s", err.msg, "");
+		goto done;
+	}
+	fprintf(stderr, "ts-replay: %zu lines read, %zu jobs kept\n", sum.lines,
+		sum.jobs);
+	for (i = 0; i < TS_SACCT_SKIP_COUNT; i++)
+		if (sum.skipped[i])
+			fprintf(stderr, "ts-replay: skipped %zu %s\n",
+				sum.skipped[i], ts_sacct_skip_name(i));
+	fprintf(stderr,
+		"ts-replay: %zu cycles, %zu usage resets; %zu jobs charged, %zu ended before --start, %zu started after the last cycle",
+		st.cycles, st.resets, st.charged, st.before_start,
+		st.after_end);
+	if (rc.consumed)
+		fprintf(stderr, ", %zu ended without TotalCPU", st.no_cpu);
+	fputc('\n', stderr);
+	status = fflush(stdout) ? EXIT_FAILURE : EXIT_SUCCESS;
+done:
+	ts_sacct_jobs_free(&jobs);
+	ts_assoc_index_free(&ix);
+	ts_tree_free(&tree);
+	ts_settings_free(&set);
+	free(o.jobs);
+	return status;
+}
