@@ -14,6 +14,7 @@
  * and the windows image through window_store.h's own checks.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -965,4 +966,75 @@ int ts_usage_state_save_image(const char *path, const void *image, size_t len,
 			      struct ts_error *err)
 {
 	return ts_kept_file_save(path, image, len, &kept, err);
+}
+
+int ts_usage_state_peek_keys(const void *buf, size_t len, uint64_t *held,
+			     uint64_t *exempt)
+{
+	const unsigned char *b = buf;
+	uint64_t body, n_tres, n_rec, w_len, need, since;
+	uint32_t version;
+
+	*held = *exempt = 0;
+	if (len < HEADER_BYTES + CRC_BYTES || memcmp(b, MAGIC, 8))
+		return 0;
+	body = ts_get64(b + 16);
+	if (body != len - HEADER_BYTES - CRC_BYTES)
+		return 0;
+	version = ts_get32(b + 8);
+	if (version == 1)
+		return 1;
+	if (version != 2 && version != 3)
+		return 0;
+	since = version == 3 ? 8 : 0; /* consumed_since after the keys */
+	n_tres = ts_get32(b + 48);
+	n_rec = (uint64_t)ts_get32(b + 52) + ts_get32(b + 56) +
+		ts_get32(b + 60);
+	w_len = ts_get64(b + 64);
+	if (w_len > body || n_tres > body / 4 ||
+	    (n_rec && (record_bytes(n_tres) > body ||
+		       n_rec > body / record_bytes(n_tres))))
+		return 0;
+	need = 4 * n_tres + n_rec * record_bytes(n_tres) + w_len;
+	if (need > body || body - need < 8 + since)
+		return 0;
+	*held = ts_get32(b + HEADER_BYTES + need);
+	*exempt = ts_get32(b + HEADER_BYTES + need + 4);
+	if ((*held + *exempt) * KEY_BYTES != body - need - 8 - since) {
+		*held = *exempt = 0;
+		return 0;
+	}
+	return 1;
+}
+
+/* a and b the same usage, but for rounding */
+static bool near(long double a, long double b)
+{
+	long double m = fabsl(a) > fabsl(b) ? fabsl(a) : fabsl(b);
+
+	return fabsl(a - b) <= 1e-9L * m;
+}
+
+long ts_usage_sum_children(size_t n, size_t v, const long *parent,
+			   const long double *own, const long double *val,
+			   long double *sum)
+{
+	size_t i, k, steps;
+	long p, differ = 0;
+
+	memcpy(sum, own, n * v * sizeof(*sum));
+	for (i = 0; i < n; i++)
+		for (p = parent[i], steps = 0; p >= 0; p = parent[p]) {
+			if (++steps > n || (size_t)p >= n)
+				return -1;
+			for (k = 0; k < v; k++)
+				sum[(size_t)p * v + k] += own[i * v + k];
+		}
+	for (i = 0; i < n; i++)
+		for (k = 0; k < v; k++)
+			if (!near(val[i * v + k], sum[i * v + k])) {
+				differ++;
+				break;
+			}
+	return differ;
 }

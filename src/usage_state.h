@@ -282,4 +282,33 @@ int ts_usage_state_load(const char *path, int64_t now, struct ts_usage_state *s,
 int ts_usage_state_save_image(const char *path, const void *image, size_t len,
 			      struct ts_error *err);
 
+/*
+ * ts_usage_state_peek_keys() - the counts of held and exempt job keys a
+ * file image holds, read past a bad CRC (a file refused for another
+ * defect), for a caller that must say what a refused state loses.  The
+ * header's counts must fill the length exactly (versions 2 and 3).
+ * OUT *held, *exempt.
+ * RET 1 when read (a version 1 file: 0 and 0), 0 when the image is too
+ * damaged to tell.
+ */
+int ts_usage_state_peek_keys(const void *buf, size_t len, uint64_t *held,
+			     uint64_t *exempt);
+
+/*
+ * ts_usage_sum_children() - what each record holds by its children, for
+ * an association tree whose accounts' usage must be the sum of their
+ * children's plus the usage charged to the account itself (its separate
+ * leaf usage, Slurm's leaf_usage).  n records of v values; parent[i]
+ * the index of record i's direct parent, -1 for the root; own[i * v ..]
+ * what record i holds itself (a user: its usage; an account: its
+ * separate leaf usage, or zeros); val[i * v ..] what it holds now.
+ * OUT sum[i * v ..]: own plus every descendant's own.
+ * RET the records whose val differs from sum by more than a relative
+ * 1e-9 (rounding of decay and charges stays far below), or -1 when the
+ * parent links loop (sum then undefined).
+ */
+long ts_usage_sum_children(size_t n, size_t v, const long *parent,
+			   const long double *own, const long double *val,
+			   long double *sum);
+
 #endif /* TS_USAGE_STATE_H */

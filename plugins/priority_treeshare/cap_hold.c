@@ -531,7 +531,8 @@ static void restore_keys(struct ts_job_set *set, const struct ts_job_keys *k)
 		(void)held_key_add(set, k->key[i]);
 }
 
-void cap_hold_restore(const struct ts_usage_state *u)
+void cap_hold_restore(const struct ts_usage_state *u, const char *file,
+		      const char *suffix)
 {
 	if (!u->held.n && !u->exempt.n)
 		return;
@@ -540,8 +541,8 @@ void cap_hold_restore(const struct ts_usage_state *u)
 	restore_keys(&exempt, &u->exempt);
 	slurm_mutex_unlock(&cap_mutex);
 	/* clang-format off */
-	info("%s: fscap: %zu cap-held and %zu operator-released jobs restored from %s; the first cycle keeps those still pending",
-	     plugin_type, u->held.n, u->exempt.n, TS_USAGE_STATE_FILE);
+	info("%s: fscap: %zu cap-held and %zu operator-released jobs restored from %s%s; the first cycle keeps those still pending",
+	     plugin_type, u->held.n, u->exempt.n, file, suffix);
 	/* clang-format on */
 }
 

@@ -81,9 +81,11 @@ int cap_hold_keys(struct ts_usage_state *s, struct ts_error *err);
 
 /*
  * cap_hold_restore() - at start, before any job is loaded: the sets of
- * the last commit.  The first pass keeps only keys of pending jobs.
+ * the last commit, read from file and suffix (".prev" or ""), as logged.
+ * The first pass keeps only keys of pending jobs.
  */
-void cap_hold_restore(const struct ts_usage_state *u);
+void cap_hold_restore(const struct ts_usage_state *u, const char *file,
+		      const char *suffix);
 
 /* cap_hold_counts() - jobs held and exempt now (for logs and tests). */
 void cap_hold_counts(size_t *held, size_t *exempt);

@@ -50,6 +50,7 @@
 #include "slurmctld_api.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,7 @@
 #include "src/state_bytes.h"
 #include "src/usage_state.h"
 #include "src/utc_time.h"
+#include "src/whole_file.h"
 #include "src/window_store.h"
 
 #include "cap_hold.h"
@@ -66,6 +68,7 @@
 #include "error_once.h"
 #include "checkpoint.h"
 #include "priority_conf.h"
+#include "usage.h"
 #include "usage_windows.h"
 
 /* checkpoint_mutex guards everything below it; never held across I/O
@@ -503,6 +506,8 @@ static void restore_usage(const struct ts_usage_state *u, const char *file,
 	size_t v = ts_usage_state_values(u), done = 0, fresh = 0, qdone = 0;
 	int map[u->n_tres ? u->n_tres : 1];
 	long double ctld_root = 0, root = 0;
+	struct usage_rebuilt rb;
+	int rb_rc;
 	slurmdb_assoc_rec_t *a;
 	slurmdb_qos_rec_t *q;
 	list_itr_t *itr;
@@ -553,6 +558,8 @@ static void restore_usage(const struct ts_usage_state *u, const char *file,
 		}
 		list_iterator_destroy(itr);
 	}
+	/* the accounts' totals: what their children hold wins */
+	rb_rc = usage_rebuild_accounts(&rb);
 	if (assoc_mgr_root_assoc)
 		root = assoc_mgr_root_assoc->usage->usage_raw;
 	assoc_mgr_unlock(&locks);
@@ -562,6 +569,10 @@ static void restore_usage(const struct ts_usage_state *u, const char *file,
 	     plugin_type, done, qdone, file, suffix,
 	     utc((time_t)u->saved_at, s, sizeof(s)),
 	     utc((time_t)u->last_ran, l, sizeof(l)), root, ctld_root);
+	if (!rb_rc && rb.accounts)
+		info("%s: %zu accounts in %s%s did not hold what their children hold: set to the sum of their children's usage and their own (root RawUsage %.0Lf -> %.0Lf)",
+		     plugin_type, rb.accounts, file, suffix, rb.root_was,
+		     rb.root_now);
 	if (fresh || done < u->assoc.n)
 		info("%s: %zu associations added since keep slurmctld's usage; %zu saved ones no longer exist",
 		     plugin_type, fresh, u->assoc.n - done);
@@ -656,14 +667,16 @@ static void resume(const struct found *f, time_t *ran, time_t *reset)
 	const struct ts_usage_state *u = &f->u;
 	char a[32], b[32];
 
-	/* job keys, not usage: restored whichever usage is resumed from */
-	cap_hold_restore(u);
 	/* clang-format off */
 	if (f->ust.used_prev)
 		error("%s: %s; using %s.prev, saved at %s (last decay %s): usage charged by jobs that ended after that is lost; running jobs are charged again from the last decay",
 		      plugin_type, f->ust.problem, f->unit_path,
 		      utc((time_t)u->saved_at, a, sizeof(a)),
 		      utc((time_t)u->last_ran, b, sizeof(b)));
+	/* clang-format on */
+	/* job keys, not usage: restored whichever usage is resumed from */
+	cap_hold_restore(u, f->unit_path, f->ust.used_prev ? ".prev" : "");
+	/* clang-format off */
 	note_decay_record(f->drc, &f->dst, f->derr.msg);
 	if (u->windows_len) {
 		unsigned char *image = malloc(u->windows_len);
@@ -776,6 +789,38 @@ static int start_without_unit(const struct found *f, time_t *ran, time_t *reset)
 	return 0;
 }
 
+/*
+ * The operator releases (exempt job keys) a refused treeshare_state held,
+ * read past its defect from the newest copy whose layout still tells:
+ * "2", "no", or "an unknown number of", for the -i line.
+ */
+static char *lost_releases(const char *unit)
+{
+	static const char *const suffix[] = { "", ".prev" };
+	struct ts_error err = TS_ERROR_INIT;
+	uint64_t held, exempt;
+	size_t k, len;
+	char *file, *buf;
+	int known = 0;
+
+	for (k = 0; k < 2 && !known; k++) {
+		file = xstrdup_printf("%s%s", unit, suffix[k]);
+		if (!ts_whole_file_read(file, TS_USAGE_STATE_MAX_BYTES, &buf,
+					&len, &err)) {
+			known = ts_usage_state_peek_keys(buf, len, &held,
+							 &exempt);
+			free(buf);
+		}
+		ts_error_clear(&err);
+		xfree(file);
+	}
+	if (!known)
+		return xstrdup("an unknown number of");
+	if (!exempt)
+		return xstrdup("no");
+	return xstrdup_printf("%" PRIu64, exempt);
+}
+
 int checkpoint_recover(const char *dir, time_t now, time_t *ran, time_t *reset)
 {
 	struct found f = { .uerr = TS_ERROR_INIT, .derr = TS_ERROR_INIT };
@@ -815,10 +860,13 @@ int checkpoint_recover(const char *dir, time_t now, time_t *ran, time_t *reset)
 		       "slurmctld -i keeps them as .bad and starts from slurmctld's own usage and priority_last_decay_ran");
 		rc = -1;
 	} else {
+		char *lost = lost_releases(unit);
+
 		/* clang-format off */
-		error("%s: %s unusable: %s; starting anyway (-i) from slurmctld's own usage and %s: usage since slurmctld last saved it may be lost, and the usage windows start afresh",
-		      plugin_type, TS_USAGE_STATE_FILE, f.uerr.msg, decay);
+		error("%s: %s unusable: %s; starting anyway (-i) from slurmctld's own usage and %s: usage since slurmctld last saved it may be lost, the usage windows start afresh, and %s operator releases from fscap are lost (those jobs are cap-held again while over a cap)",
+		      plugin_type, TS_USAGE_STATE_FILE, f.uerr.msg, decay, lost);
 		/* clang-format on */
+		xfree(lost);
 		state_files_lock();
 		set_aside(dir, TS_USAGE_STATE_FILE);
 		set_aside(dir, TS_USAGE_STATE_FILE ".prev");

@@ -333,6 +333,34 @@ static int fair_share(const struct priority_conf *c)
 	return 0;
 }
 
+/*
+ * After Slurm replaced the association list (slurmdbd back after a start
+ * from slurmctld's cache), the new root holds the old root's usage plus
+ * every leaf's: accounts are set to what their children hold.
+ */
+static void check_accounts(void)
+{
+	assoc_mgr_lock_t read = { .assoc = READ_LOCK };
+	assoc_mgr_lock_t write = USAGE_LOCKS;
+	struct usage_rebuilt rb;
+	bool reloaded;
+
+	assoc_mgr_lock(&read);
+	reloaded = usage_assoc_reloaded();
+	assoc_mgr_unlock(&read);
+	if (!reloaded)
+		return;
+	assoc_mgr_lock(&write);
+	if (usage_rebuild_accounts(&rb))
+		rb.accounts = 0;
+	assoc_mgr_unlock(&write);
+	/* clang-format off */
+	if (rb.accounts)
+		info("%s: the association list was reloaded from slurmdbd: %zu accounts did not hold what their children hold: set to the sum of their children's usage and their own (root RawUsage %.0Lf -> %.0Lf)",
+		     plugin_type, rb.accounts, rb.root_was, rb.root_now);
+	/* clang-format on */
+}
+
 /* ------------------------------------------------------------- one cycle */
 
 /*
@@ -357,6 +385,7 @@ static void run_cycle(const struct priority_conf *c, time_t start)
 	time_t ran;
 	double decay, delta;
 
+	check_accounts();
 	if (!fair_tree)
 		(void)fair_share(c);
 

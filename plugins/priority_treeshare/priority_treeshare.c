@@ -128,6 +128,7 @@ static int start_fair_share(struct priority_conf *c, const char *outcome)
 	consumed_usage_adopt(c);
 	assoc_mgr_lock(&write);
 	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+	usage_note_root();
 	assoc_mgr_unlock(&write);
 	cycle_prepare(ran, reset);
 	return 0;

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "src/usage_charge.h"
+#include "src/usage_state.h"
+
 #include "usage_windows.h"
 
 static int tres_count(void)
@@ -121,6 +123,124 @@ void usage_reset(void)
 	list_iterator_destroy(itr);
 	assoc_mgr_unlock(&locks);
 	info("%s: usage reset (PriorityUsageResetPeriod)", plugin_type);
+}
+
+/* ------------------------------------------------ accounts' usage */
+
+/* One association record's values: raw, wall, then n TRES. */
+static void get_values(long double *val, const slurmdb_assoc_usage_t *u, int n)
+{
+	int i;
+
+	val[0] = u->usage_raw;
+	val[1] = u->grp_used_wall;
+	for (i = 0; i < n; i++)
+		val[2 + i] = u->usage_tres_raw ? u->usage_tres_raw[i] : 0;
+}
+
+static void set_values(slurmdb_assoc_usage_t *u, const long double *val, int n)
+{
+	int i;
+
+	u->usage_raw = val[0];
+	u->grp_used_wall = (double)val[1];
+	for (i = 0; u->usage_tres_raw && i < n; i++)
+		u->usage_tres_raw[i] = val[2 + i];
+}
+
+/* A record and its index, sorted by the record's address. */
+struct rec_at {
+	const slurmdb_assoc_rec_t *a;
+	long i;
+};
+
+static int cmp_rec_at(const void *x, const void *y)
+{
+	uintptr_t a = (uintptr_t)((const struct rec_at *)x)->a;
+	uintptr_t b = (uintptr_t)((const struct rec_at *)y)->a;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The root record when accounts were last checked; under assoc's lock. */
+static const slurmdb_assoc_rec_t *checked_root;
+
+void usage_note_root(void)
+{
+	checked_root = assoc_mgr_root_assoc;
+}
+
+bool usage_assoc_reloaded(void)
+{
+	return checked_root && assoc_mgr_root_assoc != checked_root;
+}
+
+int usage_rebuild_accounts(struct usage_rebuilt *out)
+{
+	int n_tres = tres_count();
+	size_t v = 2 + (size_t)n_tres, n, i;
+	slurmdb_assoc_rec_t **rec;
+	struct rec_at *at, key, *hit;
+	long double *own, *val, *sum;
+	long *parent, differ;
+	list_itr_t *itr;
+	slurmdb_assoc_rec_t *a;
+
+	memset(out, 0, sizeof(*out));
+	usage_note_root();
+	if (assoc_mgr_root_assoc)
+		out->root_was = out->root_now =
+			assoc_mgr_root_assoc->usage->usage_raw;
+	n = assoc_mgr_assoc_list ? list_count(assoc_mgr_assoc_list) : 0;
+	if (!n)
+		return 0;
+	rec = xcalloc(n, sizeof(*rec));
+	at = xcalloc(n, sizeof(*at));
+	parent = xcalloc(n, sizeof(*parent));
+	own = xcalloc(n * v, sizeof(*own));
+	val = xcalloc(n * v, sizeof(*val));
+	sum = xcalloc(n * v, sizeof(*sum));
+	i = 0;
+	itr = list_iterator_create(assoc_mgr_assoc_list);
+	while ((a = list_next(itr)) && i < n) {
+		rec[i] = a;
+		at[i].a = a;
+		at[i].i = (long)i;
+		get_values(&val[i * v], a->usage, n_tres);
+		if (a->user)
+			memcpy(&own[i * v], &val[i * v], v * sizeof(*own));
+		else if (a->leaf_usage && a->leaf_usage != a->usage)
+			get_values(&own[i * v], a->leaf_usage, n_tres);
+		i++;
+	}
+	list_iterator_destroy(itr);
+	n = i;
+	qsort(at, n, sizeof(*at), cmp_rec_at);
+	for (i = 0; i < n; i++) {
+		key.a = rec[i]->usage->parent_assoc_ptr;
+		hit = key.a ? bsearch(&key, at, n, sizeof(*at), cmp_rec_at)
+			    : NULL;
+		parent[i] = hit ? hit->i : -1;
+	}
+	differ = ts_usage_sum_children(n, v, parent, own, val, sum);
+	if (differ < 0)
+		error("%s: the association tree's parent links loop; accounts' usage not checked",
+		      plugin_type);
+	for (i = 0; differ > 0 && i < n; i++)
+		if (!rec[i]->user)
+			set_values(rec[i]->usage, &sum[i * v], n_tres);
+	if (differ > 0) {
+		out->accounts = (size_t)differ;
+		if (assoc_mgr_root_assoc)
+			out->root_now = assoc_mgr_root_assoc->usage->usage_raw;
+	}
+	xfree(rec);
+	xfree(at);
+	xfree(parent);
+	xfree(own);
+	xfree(val);
+	xfree(sum);
+	return differ < 0 ? -1 : 0;
 }
 
 /*

@@ -72,4 +72,34 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
  */
 void usage_give_back_run_secs(time_t last_ran);
 
+/* What usage_rebuild_accounts() found. */
+struct usage_rebuilt {
+	size_t accounts;      /* accounts set to what their children hold */
+	long double root_was; /* root's RawUsage before */
+	long double root_now; /* and after */
+};
+
+/*
+ * usage_rebuild_accounts() - every account's usage (usage_raw,
+ * usage_tres_raw, grp_used_wall) made the sum of its direct children's
+ * plus its own separate leaf usage (leaf_usage: charged to the account
+ * association itself, or kept from deleted children), where it is not,
+ * within rounding.  Slurm's association refresh when slurmdbd returns
+ * after a start from its cache copies the old root's usage into the new
+ * root and then adds every leaf's on top: root twice over.  Caller holds
+ * USAGE_LOCKS.  RET 0 with *out filled, or -1 (no memory, or parent
+ * links that loop; logged, nothing changed).
+ */
+int usage_rebuild_accounts(struct usage_rebuilt *out);
+
+/*
+ * usage_note_root() - remember the root record (caller holds
+ * { .assoc = WRITE_LOCK }); usage_rebuild_accounts() does it too.
+ * usage_assoc_reloaded() - the association list was replaced since (a
+ * new root record: the refresh when slurmdbd returns); caller holds
+ * { .assoc = READ_LOCK }.
+ */
+void usage_note_root(void);
+bool usage_assoc_reloaded(void);
+
 #endif /* PT_USAGE_H */

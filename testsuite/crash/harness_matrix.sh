@@ -381,6 +381,45 @@ rc=$?
 	[ -z "$(find "$base" -name 'treeshare_windows*')" ]
 check "windows_halflife: usage_window dropped at reconfigure is kept (no file of its own), resumed after a restart" $? \
 	"exit $rc; $(grep -E 'usage_window|usage windows' "$base.err" | head -4); $(ls "$base")"
+# Issue 31: the jobs feasibility caps hold and those an operator
+# released, in treeshare_state (version 2; job keys added here to a
+# clean stop's state, the CRC made right), and treeshare_state damaged.
+# The restart must decide first and say where the keys came from: the
+# line on the unusable file comes before "restored from .../.prev".  With
+# both copies bad, -i names the operator releases it loses (read past the
+# bad CRC: 2).
+base=$work/classic.keys
+rm -rf "$base"
+"$bin" -p $P -c 3 -D "$base" "$work/classic.fix" >"$base.first" 2>&1
+python3 - "$base/treeshare_state" "$base/treeshare_state.prev" <<'PY'
+import struct, sys, zlib
+for path in sys.argv[1:]:
+    d = open(path, 'rb').read()[:-4]
+    # held 11, 12, 13 and exempt 14, 15 (job id, submit time)
+    keys = struct.pack('<II', 3, 2) + b''.join(
+        struct.pack('<Iq', j, 1699996400) for j in (11, 12, 13, 14, 15))
+    body = struct.unpack('<Q', d[16:24])[0] + len(keys)
+    d = d[:8] + struct.pack('<I', 2) + d[12:16] + struct.pack('<Q', body) + d[24:] + keys
+    open(path, 'wb').write(d + struct.pack('<I', zlib.crc32(d) & 0xffffffff))
+PY
+cp -a "$base" "$base.i"
+python3 testsuite/crash/state_damage.py corrupt "$base/treeshare_state"
+"$bin" -v -p $P -D "$base" -r 3 "$work/classic.fix" >"$base.out" 2>"$base.err"
+rc=$?
+bad=$(grep -n 'treeshare_state: CRC mismatch.*; using .*/treeshare_state.prev' "$base.err" | cut -d: -f1 | head -1)
+keys=$(grep -n 'fscap: 3 cap-held and 2 operator-released jobs restored from .*/treeshare_state.prev;' "$base.err" | cut -d: -f1 | head -1)
+[ "$rc" -eq 0 ] && [ -n "$bad" ] && [ -n "$keys" ] && [ "$bad" -lt "$keys" ]
+check "classic: treeshare_state bad, keys from .prev: the unusable file is named first, then the keys restored from treeshare_state.prev" $? \
+	"exit $rc; $(grep -E 'fscap|CRC mismatch' "$base.err" | head -3)"
+python3 testsuite/crash/state_damage.py corrupt "$base.i/treeshare_state"
+python3 testsuite/crash/state_damage.py corrupt "$base.i/treeshare_state.prev"
+"$bin" -v -i -p $P -D "$base.i" -r 3 "$work/classic.fix" >"$base.i.out" 2>"$base.i.err"
+rc=$?
+line=$(grep -m1 'treeshare_state unusable: .*starting anyway (-i)' "$base.i.err")
+[ "$rc" -eq 0 ] && printf '%s' "$line" | grep -q 'and 2 operator releases from fscap are lost'
+check "classic: both copies bad with -i: the line counts the 2 operator releases lost" $? \
+	"exit $rc; ${line:-no -i line}"
+[ -n "$line" ] && diag "  ${line#*priority/treeshare: }"
 diag "corruption matrix: $(($(date +%s) - t1)) s"
 
 # The numbers themselves, from the fixture: without decay every running

@@ -1145,6 +1145,122 @@ START_TEST(leaves_added_one_by_one_keep_every_value_through_growth)
 }
 END_TEST
 
+/*
+ * A refused file still says how many operator releases it held (the -i
+ * line, issue 31): read past a bad CRC, not past a torn length.
+ */
+START_TEST(peek_reads_key_counts_past_a_bad_crc_only)
+{
+	struct ts_usage_state a, b;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	uint64_t held = 9, exempt = 9;
+	size_t len, counts;
+
+	len = keyed_image(&buf, &counts);
+	buf[80] ^= 0x10; /* a usage byte: the CRC no longer matches */
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &b, &err),
+			 TS_ECORRUPT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "CRC mismatch"));
+	ck_assert_int_eq(ts_usage_state_peek_keys(buf, len, &held, &exempt), 1);
+	ck_assert_uint_eq(held, 2);
+	ck_assert_uint_eq(exempt, 1);
+	/* torn: the counts are not where the header puts them */
+	ck_assert_int_eq(ts_usage_state_peek_keys(buf, len - 1, &held, &exempt),
+			 0);
+	ck_assert_uint_eq(exempt, 0);
+	/* counts that do not fill the rest: unknown */
+	put32(buf + counts + 4, 5);
+	ck_assert_int_eq(ts_usage_state_peek_keys(buf, len, &held, &exempt), 0);
+	free(buf);
+	/* version 3: the keys, then consumed_since's 8 bytes */
+	sample_keys(&a, 0);
+	a.consumed_since = NOW - 40;
+	len = encode_as(&a, &buf, 3);
+	ts_usage_state_free(&a);
+	buf[80] ^= 0x10;
+	ck_assert_int_eq(ts_usage_state_peek_keys(buf, len, &held, &exempt), 1);
+	ck_assert_uint_eq(held, 2);
+	ck_assert_uint_eq(exempt, 1);
+	free(buf);
+	/* version 1: no keys, known */
+	sample(&a, 0);
+	len = encode_as(&a, &buf, 1);
+	ts_usage_state_free(&a);
+	ck_assert_int_eq(ts_usage_state_peek_keys(buf, len, &held, &exempt), 1);
+	ck_assert_uint_eq(held + exempt, 0);
+	ck_assert_int_eq(ts_usage_state_peek_keys("TSSTATE", 8, &held, &exempt),
+			 0);
+	free(buf);
+}
+END_TEST
+
+/*
+ * Seed 000's tree (testsuite/trees/seed000.tree): group1 = bob 100 +
+ * cathy 100, group2 = suzy 0 + scott 1000, root 1200; group1 also holds
+ * 50 of its own (a deleted user's, Slurm's leaf_usage), so 250 and root
+ * 1250.  Two values a record: RawUsage and one TRES.
+ */
+enum { ROOT, G1, BOB, CATHY, G2, SUZY, SCOTT, N_SEED };
+static const long seed_parent[N_SEED] = { -1, ROOT, G1, G1, ROOT, G2, G2 };
+static const long double seed_own[N_SEED * 2] = {
+	0, 0, 50, 5, 100, 10, 100, 10, 0, 0, 0, 0, 1000, 100,
+};
+
+START_TEST(accounts_hold_what_their_children_and_own_leaf_hold)
+{
+	long double val[N_SEED * 2] = {
+		1250, 125,  250, 25, 100, 10,	100,
+		10,   1000, 100, 0,  0,	  1000, 100,
+	};
+	long double sum[N_SEED * 2];
+
+	ck_assert_int_eq(ts_usage_sum_children(N_SEED, 2, seed_parent, seed_own,
+					       val, sum),
+			 0);
+	ck_assert(sum[ROOT * 2] == 1250 && sum[ROOT * 2 + 1] == 125);
+	ck_assert(sum[G1 * 2] == 250 && sum[G2 * 2] == 1000);
+	/* rounding of decay and charges is not a difference */
+	val[ROOT * 2] = 1250 * (1 + 1e-12L);
+	ck_assert_int_eq(ts_usage_sum_children(N_SEED, 2, seed_parent, seed_own,
+					       val, sum),
+			 0);
+}
+END_TEST
+
+/*
+ * Issue 31: Slurm's refresh after a start from its cache copies the old
+ * root's usage into the new root, then adds every leaf's on top: root
+ * 2500 and TRES 250 for children holding 1250 and 125.  Found, and the
+ * sum is what the root is set to.
+ */
+START_TEST(a_root_holding_twice_its_children_is_found_and_summed)
+{
+	long double val[N_SEED * 2] = {
+		2500, 250,  250, 25, 100, 10,	100,
+		10,   1000, 100, 0,  0,	  1000, 100,
+	};
+	long double sum[N_SEED * 2];
+	const long loop[3] = { 2, 0, 1 };
+
+	ck_assert_int_eq(ts_usage_sum_children(N_SEED, 2, seed_parent, seed_own,
+					       val, sum),
+			 1);
+	ck_assert(sum[ROOT * 2] == 1250 && sum[ROOT * 2 + 1] == 125);
+	/* an account short of its children (group2 600): found too */
+	val[ROOT * 2] = 1250;
+	val[ROOT * 2 + 1] = 125;
+	val[G2 * 2] = 600;
+	ck_assert_int_eq(ts_usage_sum_children(N_SEED, 2, seed_parent, seed_own,
+					       val, sum),
+			 1);
+	ck_assert(sum[G2 * 2] == 1000);
+	/* parent links that loop: refused, no endless walk */
+	ck_assert_int_eq(ts_usage_sum_children(3, 2, loop, seed_own, val, sum),
+			 -1);
+}
+END_TEST
+
 Suite *suite_usage_state(void)
 {
 	Suite *s = suite_create("usage_state");
@@ -1176,6 +1292,10 @@ Suite *suite_usage_state(void)
 		       sorting_again_with_the_kept_order_equals_a_fresh_sort);
 	tcase_add_test(tc,
 		       leaves_added_one_by_one_keep_every_value_through_growth);
+	tcase_add_test(tc, peek_reads_key_counts_past_a_bad_crc_only);
+	tcase_add_test(tc, accounts_hold_what_their_children_and_own_leaf_hold);
+	tcase_add_test(tc,
+		       a_root_holding_twice_its_children_is_found_and_summed);
 	suite_add_tcase(s, tc);
 	return s;
 }
