@@ -96,16 +96,22 @@ enum ts_power_key_kind ts_power_config_key_kind(const char *key)
 	return k ? k->kind : TS_POWER_KEY_UNKNOWN;
 }
 
+/*
+ * Q(s): a value or key of the configuration file quoted for a message
+ * (error.h), in the calling function's buffer q.
+ */
+#define Q(s) ts_quote(q, sizeof(q), (s), strlen(s))
+
 static int set_path(char **dst, const char *key, const char *v,
 		    struct ts_error *err)
 {
-	char *copy;
+	char q[TS_QUOTE_SIZE], *copy;
 
 	if (v[0] != '/')
 		return ts_error_set(
 			err, TS_EINVAL, -1,
 			"key \"%s\": \"%s\" is not an absolute path (slurmctld runs node_power without PATH)",
-			key, v);
+			key, ts_quote(q, sizeof(q), v, strlen(v)));
 	copy = strdup(v);
 	if (!copy)
 		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
@@ -183,6 +189,7 @@ void ts_power_config_free(struct ts_power_config *c)
 static int parse_bool(const char *key, const char *text, int quoted, int *out,
 		      struct ts_error *err)
 {
+	char q[TS_QUOTE_SIZE];
 	if (!strcasecmp(text, "true") && (quoted || !strcmp(text, "true")))
 		*out = 1;
 	else if (!strcasecmp(text, "false") &&
@@ -192,13 +199,18 @@ static int parse_bool(const char *key, const char *text, int quoted, int *out,
 		return ts_error_set(
 			err, TS_EINVAL, -1,
 			"key \"%s\": %s%s%s is not a boolean (true, false, \"True\" or \"False\")",
-			key, quoted ? "\"" : "", text, quoted ? "\"" : "");
+			key, quoted ? "\"" : "", Q(text), quoted ? "\"" : "");
 	return TS_OK;
 }
 
+/*
+ * A whole number in min..max: digits, a '-' only unquoted, saturating
+ * past max so a long run of digits is out of range, not wrapped.
+ */
 static int parse_int(const char *key, const char *text, int quoted, long min,
 		     long max, long *out, struct ts_error *err)
 {
+	char q[TS_QUOTE_SIZE];
 	const char *p = text;
 	long long v = 0;
 
@@ -218,22 +230,23 @@ static int parse_int(const char *key, const char *text, int quoted, long min,
 	if (v < min || v > max)
 		return ts_error_set(err, TS_ERANGE, -1,
 				    "key \"%s\": %s is out of range %ld..%ld",
-				    key, text, min, max);
+				    key, Q(text), min, max);
 	*out = (long)v;
 	return TS_OK;
 not_int:
 	return ts_error_set(err, TS_EINVAL, -1,
 			    "key \"%s\": %s%s%s is not a whole number", key,
-			    quoted ? "\"" : "", text, quoted ? "\"" : "");
+			    quoted ? "\"" : "", Q(text), quoted ? "\"" : "");
 }
 
 static int need_string(const char *key, const char *text, int quoted,
 		       struct ts_error *err)
 {
+	char q[TS_QUOTE_SIZE];
 	if (!quoted || !*text)
 		return ts_error_set(err, TS_EINVAL, -1,
 				    "key \"%s\": %s is not a non-empty string",
-				    key, quoted ? "\"\"" : text);
+				    key, quoted ? "\"\"" : Q(text));
 	return TS_OK;
 }
 
@@ -242,6 +255,7 @@ static int parse_choice(const char *key, const char *text, int quoted,
 			const char *first, const char *other, int *second,
 			struct ts_error *err)
 {
+	char q[TS_QUOTE_SIZE];
 	if (quoted && !strcmp(text, first))
 		*second = 0;
 	else if (quoted && !strcmp(text, other))
@@ -249,21 +263,22 @@ static int parse_choice(const char *key, const char *text, int quoted,
 	else
 		return ts_error_set(
 			err, TS_EINVAL, -1,
-			"key \"%s\": \"%s\" is not \"%s\" or \"%s\"", key, text,
-			first, other);
+			"key \"%s\": \"%s\" is not \"%s\" or \"%s\"", key,
+			Q(text), first, other);
 	return TS_OK;
 }
 
 int ts_power_config_set(struct ts_power_config *c, const char *key,
 			const char *text, int quoted, struct ts_error *err)
 {
+	char q[TS_QUOTE_SIZE];
 	const struct key *k = find_power_key(key);
 	char *field;
 	int rc, second;
 
 	if (!k)
 		return ts_error_set(err, TS_EKEY, -1, "unknown key \"%s\"",
-				    key);
+				    Q(key));
 	if (k->kind == TS_POWER_KEY_HOSTLIST) {
 		struct ts_hostlist hl = TS_HOSTLIST_INIT;
 		size_t i;
@@ -272,7 +287,7 @@ int ts_power_config_set(struct ts_power_config *c, const char *key,
 			return ts_error_set(
 				err, TS_EINVAL, -1,
 				"key \"%s\": %s is not a host list string", key,
-				text);
+				Q(text));
 		rc = ts_hostlist_expand(&hl, text, err);
 		for (i = 0; rc == TS_OK && i < hl.n; i++)
 			rc = ts_hostlist_add(&c->poweroff_eligible, hl.name[i],
@@ -286,7 +301,7 @@ int ts_power_config_set(struct ts_power_config *c, const char *key,
 		return ts_error_set(
 			err, TS_EINVAL, -1,
 			"key \"%s\": %s%s%s is not a JSON %s", key,
-			quoted ? "\"" : "", text, quoted ? "\"" : "",
+			quoted ? "\"" : "", Q(text), quoted ? "\"" : "",
 			k->kind == TS_POWER_KEY_LEVELS ? "array" : "object");
 	field = (char *)c + k->off;
 	switch (k->type) {
@@ -347,10 +362,11 @@ static int expand_key(const char *key, const char *expr, struct ts_hostlist *hl,
 		      struct ts_error *err)
 {
 	struct ts_error e = TS_ERROR_INIT;
+	char q[TS_QUOTE_SIZE];
 
 	if (ts_hostlist_expand(hl, expr, &e) != TS_OK)
 		return ts_error_set(err, e.code, -1, "key \"%s\": \"%s\": %s",
-				    key, expr, e.msg);
+				    key, Q(expr), e.msg);
 	if (!hl->n)
 		return ts_error_set(err, TS_EINVAL, -1,
 				    "key \"%s\": empty host list \"\"", key);
@@ -443,6 +459,7 @@ int ts_power_config_add_bmc(struct ts_power_config *c, const char *expr,
 {
 	struct ts_hostlist hl = TS_HOSTLIST_INIT;
 	struct ts_power_bmc *v;
+	char q[TS_QUOTE_SIZE];
 	size_t i;
 	int rc = expand_key("bmc", expr, &hl, err);
 
@@ -459,7 +476,9 @@ int ts_power_config_add_bmc(struct ts_power_config *c, const char *expr,
 		rc = ts_error_set(
 			err, TS_EINVAL, -1,
 			"key \"bmc\": \"%s\": password_file \"%s\" is not an absolute path",
-			expr, password_file);
+			expr,
+			ts_quote(q, sizeof(q), password_file,
+				 strlen(password_file)));
 		goto out;
 	}
 	if (port < 0 || port > 65535) {

@@ -113,6 +113,14 @@ START_TEST(config_refuses_bad_keys_and_values_naming_them)
 {
 	expect_refusal("max_concurent_nodes", "5", 0, TS_EKEY,
 		       "unknown key \"max_concurent_nodes\"");
+	/* bytes of the file reach the message quoted (issue 31) */
+	expect_refusal("x\x1b[2J", "5", 0, TS_EKEY,
+		       "unknown key \"x\\x1b[2J\"");
+	expect_refusal("backend", "\x1b[31mcapmc", 1, TS_EINVAL,
+		       "key \"backend\": \"\\x1b[31mcapmc\" is not");
+	expect_refusal(
+		"node_idle_limit", "1\x9b", 1, TS_EINVAL,
+		"key \"node_idle_limit\": \"1\\x9b\" is not a whole number");
 	expect_refusal("max_concurrent_nodes", "0", 0, TS_ERANGE,
 		       "key \"max_concurrent_nodes\": 0 is out of range "
 		       "1..100000");
