@@ -58,10 +58,19 @@ SLURM_SRC ?= $(BUILD)/slurm-src
 SLURM_SRC_PREFIX := $(or $(shell sed -n 's/^prefix = //p' $(SLURM_SRC)/Makefile \
 	2>/dev/null),$(shell sed -n 's/^\#define SLURM_PREFIX "\(.*\)"/\1/p' \
 	$(SLURM_SRC)/config.h 2>/dev/null))
+# make deps' tree for Debian's installed Slurm is known by its stamp (the
+# installed slurmctld's Debian version), wherever it is: make deb's
+# debian/rules names it by its absolute path from an unpacked copy whose
+# $(BUILD)/slurm-src is another path.
+DEB_SLURM_VERSION := $(shell dpkg-query -W -f='$${Version}' slurmctld 2>/dev/null)
+SLURM_SRC_IS_DEBIAN := $(if $(DEB_SLURM_VERSION),$(filter $(DEB_SLURM_VERSION),$(shell \
+	cat $(SLURM_SRC)/.treeshare-configured 2>/dev/null)))
 ifeq ($(SLURM_PREFIX),)
 ifneq ($(abspath $(SLURM_SRC)),$(abspath $(BUILD)/slurm-src))
+ifeq ($(SLURM_SRC_IS_DEBIAN),)
 SLURM_PREFIX := $(or $(SLURM_SRC_PREFIX),$(if $(SLURM_TARBALL),$(abspath \
 	$(BUILD)/upstream/inst-$(SLURM_TARBALL_VERSION))))
+endif
 endif
 endif
 # install's PREFIX: that Slurm's prefix (sshare-ext beside sshare), else
