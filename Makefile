@@ -218,11 +218,21 @@ $(PT_OBJS) $(HARNESS_OBJS) $(SSHARE_EXT_OBJS) $(PT_MF_OBJ) \
 # With SLURM_TARBALL (a Slurm built from SchedMD's source), only the
 # stages that depend on the release run (UPSTREAM_STAGES,
 # testsuite/release/module.mk); the others test nothing new there.
+# The lab stages (CHECK_STAGES_LATE, or UPSTREAM_STAGES' lab stages) run
+# beside each other and beside the stages after them (CHECK_BESIDE,
+# testsuite/check.sh); CHECK_BESIDE= runs every stage in turn.
+CHECK_BESIDE ?= $(CHECK_STAGES_LATE)
 check: deps
 	@$(MAKE) --no-print-directory all
-	@CHECK_SKIP="$(CHECK_SKIP)" bash testsuite/check.sh $(if $(SLURM_TARBALL),\
+	@CHECK_SKIP="$(CHECK_SKIP)" CHECK_BESIDE="$(CHECK_BESIDE)" \
+		bash testsuite/check.sh $(if $(SLURM_TARBALL),\
 		$(UPSTREAM_STAGES),$(CHECK_STAGES) $(CHECK_STAGES_LATE) \
 		$(if $(WITH_CI_STAGES),$(CHECK_STAGES_CI)))
+
+# check-lab-prereqs: what the lab stages' own makes would build (LAB_PREREQS,
+# from the fragments), built once before they start beside each other.
+.PHONY: check-lab-prereqs
+check-lab-prereqs: $(LAB_PREREQS)
 
 # help: this file's opening comment, then the stages of make check as the
 # fragments list them (CHECK_STAGES*, UPSTREAM_STAGES), the other check-*

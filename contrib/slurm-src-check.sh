@@ -98,7 +98,7 @@ fi
 
 if [ -n "$stamp" ]; then
 	mkdir -p "$(dirname "$stamp")"
-	echo "$name $src${prefix:+ $prefix}" >"$stamp.tmp"
-	if cmp -s "$stamp.tmp" "$stamp"; then rm -f "$stamp.tmp"; else mv "$stamp.tmp" "$stamp"; fi
+	echo "$name $src${prefix:+ $prefix}" >"$stamp.tmp.$$"
+	if cmp -s "$stamp.tmp.$$" "$stamp"; then rm -f "$stamp.tmp.$$"; else mv "$stamp.tmp.$$" "$stamp"; fi
 fi
 exit 0

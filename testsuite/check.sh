@@ -9,6 +9,14 @@
 # failure) counts neither way.
 # The last line printed is "N passed, N failed".
 #
+# CHECK_BESIDE: stages that run in the background, beside the stages
+# after them (make check: the lab stages, CHECK_STAGES_LATE, which spend
+# most of their time waiting for decay cycles, each lab on its own free
+# ports).  Before the first of them starts, "make check-lab-prereqs"
+# builds what they need, so that no two makes build one file.  Their
+# output is kept in $BUILD/check/STAGE.out and printed, in stage order,
+# once the foreground stages are done; each one's time is its own.
+#
 # CHECK_SKIP (environment or make variable): stages not to run, e.g.
 # "fuzz unit-valgrind" inside make check-release's root; each is listed
 # as skipped in the summary and counts neither way.  A name that is no
@@ -27,21 +35,11 @@ for s in ${CHECK_SKIP:-}; do
 	esac
 done
 
-for stage in "$@"; do
-	case " ${CHECK_SKIP:-} " in
-	*" $stage "*)
-		printf '\n==== stage %s: skipped (CHECK_SKIP) ====\n' "$stage"
-		summary+=("$(printf '%-16s skipped (CHECK_SKIP)' "$stage")")
-		continue ;;
-	esac
-	tap=$build/check/$stage.tap
-	rm -f "$tap"
-	printf '\n==== stage %s ====\n' "$stage"
-	start=$(date +%s)
-	make --no-print-directory "check-$stage"
-	rc=$?
-	secs=$(( $(date +%s) - start ))
-	p=0 f=0
+# account STAGE RC SECS - count STAGE's TAP into the totals and the
+# summary, given its exit status and time
+account()
+{
+	local stage=$1 rc=$2 secs=$3 tap=$build/check/$1.tap p=0 f=0
 	if [ -f "$tap" ]; then
 		p=$(grep -c '^ok ' "$tap")
 		f=$(grep '^not ok ' "$tap" | grep -vc '^not ok [0-9]* - .* # TODO ')
@@ -61,6 +59,48 @@ for stage in "$@"; do
 		grep '^not ok ' "$tap" | grep -v '^not ok [0-9]* - .* # TODO ' |
 			sed "s/^/  $stage: /"
 	fi
+}
+
+beside=() prereqs_built=0
+declare -A beside_pid=()
+for stage in "$@"; do
+	case " ${CHECK_SKIP:-} " in
+	*" $stage "*)
+		printf '\n==== stage %s: skipped (CHECK_SKIP) ====\n' "$stage"
+		summary+=("$(printf '%-16s skipped (CHECK_SKIP)' "$stage")")
+		continue ;;
+	esac
+	rm -f "$build/check/$stage.tap" "$build/check/$stage.rc"
+	case " ${CHECK_BESIDE:-} " in
+	*" $stage "*)
+		if [ "$prereqs_built" = 0 ]; then
+			make --no-print-directory check-lab-prereqs || exit 2
+			prereqs_built=1
+		fi
+		printf '\n==== stage %s: started in the background (%s) ====\n' \
+			"$stage" "$build/check/$stage.out"
+		(
+			start=$(date +%s)
+			make --no-print-directory "check-$stage" >"$build/check/$stage.out" 2>&1
+			echo "$? $(( $(date +%s) - start ))" >"$build/check/$stage.rc"
+		) &
+		beside_pid[$stage]=$!
+		beside+=("$stage")
+		continue ;;
+	esac
+	printf '\n==== stage %s ====\n' "$stage"
+	start=$(date +%s)
+	make --no-print-directory "check-$stage"
+	rc=$?
+	account "$stage" "$rc" $(( $(date +%s) - start ))
+done
+
+for stage in "${beside[@]}"; do
+	wait "${beside_pid[$stage]}"
+	printf '\n==== stage %s (ran in the background) ====\n' "$stage"
+	cat "$build/check/$stage.out"
+	read -r rc secs <"$build/check/$stage.rc" 2>/dev/null || { rc=1 secs=0; }
+	account "$stage" "$rc" "$secs"
 done
 
 printf '\n==== summary ====\n'

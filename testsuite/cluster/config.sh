@@ -36,30 +36,75 @@ LAB_DEFAULT_FS_WEIGHT=10000
 # choose_ports NODES - pick a block of consecutive free TCP ports below the
 # ephemeral range: slurmctld, slurmdbd, mariadbd, one per slurmd, then the
 # srun range.  Sets CTLD_PORT DBD_PORT DB_PORT SLURMD_PORT0 SRUN_PORT0.
+# Labs come up side by side (a stage's clusters, the stages of make check,
+# check-upstream's releases), and a daemon binds its port seconds after
+# the choice: a block is claimed, under a lock, by a file in
+# TS_PORT_CLAIMS (default /tmp/treeshare-lab-ports) naming the cluster
+# directory, and no two claims overlap; cluster down (or the next up on
+# the same directory) drops it, and a claim older than a day is stale.
+# TS_LAB_PORTS=LO-HI narrows the range: .ci/run gives the Debian 13 root,
+# whose /tmp is its own, a range of its own.
 choose_ports()
 {
-	local nodes=$1 need lo hi base p try busy
-	need=$((3 + nodes + LAB_SRUN_PORTS))
-	read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
-	hi=$((lo - need))
-	[ "$hi" -gt 10000 ] || hi=30000
-	busy=$(ss -Hltn | awk '{ n = split($4, a, ":"); print a[n] }' |
-	       sort -un)
+	local nodes=$1
+	claim_ports $((3 + nodes + LAB_SRUN_PORTS)) || return 1
+	CTLD_PORT=$CLAIM_BASE
+	DBD_PORT=$((CLAIM_BASE + 1))
+	DB_PORT=$((CLAIM_BASE + 2))
+	SLURMD_PORT0=$((CLAIM_BASE + 3))
+	SRUN_PORT0=$((CLAIM_BASE + 3 + nodes))
+}
+
+# claim_ports NEED - claim NEED consecutive free ports for $DIR (its
+# earlier claims dropped): CLAIM_BASE is the first.  Also "cluster
+# ports-claim NEED", for a Debian root whose labs have a /tmp of their own.
+claim_ports()
+{
+	local need=$1 lo hi base try busy claims lock
+	if [[ ${TS_LAB_PORTS:-} =~ ^([0-9]+)-([0-9]+)$ ]]; then
+		lo=${BASH_REMATCH[1]}
+		hi=$((BASH_REMATCH[2] - need + 1))
+		[ "$hi" -gt "$lo" ] ||
+			{ echo "cluster: TS_LAB_PORTS=$TS_LAB_PORTS holds no block of $need ports" >&2; return 1; }
+	else
+		read -r hi _ </proc/sys/net/ipv4/ip_local_port_range
+		hi=$((hi - need))
+		[ "$hi" -gt 10000 ] || hi=30000
+		lo=10000
+	fi
+	claims=${TS_PORT_CLAIMS:-/tmp/treeshare-lab-ports}
+	mkdir -p "$claims" || return 1
+	exec {lock}>>"$claims/.lock"
+	flock "$lock"
+	find "$claims" -maxdepth 1 -name '[0-9]*-[0-9]*' -mmin +1440 -delete
+	drop_port_claim
+	busy=$( { ss -Hltn | awk '{ n = split($4, a, ":"); print a[n] }'
+		  ls "$claims" | awk -F- '/^[0-9]+-[0-9]+$/ { for (p = $1; p <= $2; p++) print p }'
+		} | sort -un)
 	for ((try = 0; try < 100; try++)); do
-		base=$((10000 + (RANDOM * 32768 + RANDOM) % (hi - 10000)))
-		for ((p = base; p < base + need; p++)); do
-			grep -qx "$p" <<<"$busy" && continue 2
-		done
-		CTLD_PORT=$base
-		DBD_PORT=$((base + 1))
-		DB_PORT=$((base + 2))
-		SLURMD_PORT0=$((base + 3))
-		SRUN_PORT0=$((base + 3 + nodes))
+		base=$((lo + (RANDOM * 32768 + RANDOM) % (hi - lo)))
+		awk -v b="$base" -v e="$((base + need - 1))" \
+			'$1 >= b && $1 <= e { found = 1; exit } END { exit !found }' \
+			<<<"$busy" && continue
+		echo "$DIR" >"$claims/$base-$((base + need - 1))"
+		exec {lock}>&-
+		CLAIM_BASE=$base
 		return 0
 	done
+	exec {lock}>&-
 	echo "cluster: no block of $need free TCP ports found in" \
-	     "10000-$hi after 100 tries" >&2
+	     "$lo-$((hi + need - 1)) after 100 tries" >&2
 	return 1
+}
+
+# drop_port_claim - remove the port claims naming $DIR.
+drop_port_claim()
+{
+	local claims=${TS_PORT_CLAIMS:-/tmp/treeshare-lab-ports} f
+	for f in "$claims"/[0-9]*-[0-9]*; do
+		[ -f "$f" ] && [ "$(cat "$f" 2>/dev/null)" = "$DIR" ] && rm -f "$f"
+	done
+	return 0
 }
 
 # write_lab_env - the facts of this bring-up, for status/env and the

@@ -334,6 +334,23 @@ ts_ctld_stopped()
 	[ -z "$(ts_pids_alive "$(ts_daemon_pid slurmctld)")" ]
 }
 
+# ts_ctld_answers - scontrol ping finds the lab's slurmctld UP.
+ts_ctld_answers()
+{
+	scontrol ping 2>/dev/null | grep -q 'is UP'
+}
+
+# ts_ctld_state - for a failure's diagnostics: whether the recorded
+# slurmctld is alive and answers, and the end of its log.
+ts_ctld_state()
+{
+	local pid
+	pid=$(ts_daemon_pid slurmctld)
+	echo "slurmctld pid $pid alive: '$(ts_pids_alive "$pid")'," \
+		"ping: $(scontrol ping 2>&1 | tr '\n' ' ')"
+	tail -n 25 "$TS_CLUSTER_DIR/log/slurmctld.log" 2>&1
+}
+
 # ------------------------------------------------------------ processes
 
 # ts_cluster_pids - the pids the cluster tool recorded (run/pid/NAME): the

@@ -97,6 +97,7 @@ stop_all() {
 			grep -qxF "SLURM_CONF=$SLURM_CONF" && kill -KILL "$p"
 	done
 	sleep 1
+	"$TOP/testsuite/cluster/cluster" --dir "$DIR" ports-drop
 	rm -rf "$DIR"
 }
 trap stop_all EXIT
@@ -111,11 +112,10 @@ wait_for() {
 	done
 }
 
-busy=$(ss -Hltn | awk '{ k = split($4, a, ":"); print a[k] }' | sort -un)
-for try in $(seq 1 50); do
-	port=$((20000 + RANDOM % 9000))
-	grep -qxE "$port|$((port + 1))" <<<"$busy" || break
-done
+# two ports, claimed like every lab's (testsuite/cluster/config.sh)
+ports=$("$TOP/testsuite/cluster/cluster" --dir "$DIR" ports-claim 2) ||
+	{ echo "release-load: no two free ports" >&2; exit 1; }
+port=${ports%-*}
 
 mungekey -c -k "$DIR/munge.key" >/dev/null 2>&1 &&
 	munged --socket="$DIR/run/munge.socket" --key-file="$DIR/munge.key" \

@@ -28,6 +28,7 @@ check-crash: $(CRASH_SHIM) $(HARNESS_BIN) $(PT_SO) $(NP_BIN)
 		$(BUILD)/check/crash.tap || rc=1; exit $$rc
 
 CHECK_STAGES_LATE += crash-cluster
+LAB_PREREQS += $(CRASH_SHIM) $(PT_SO)
 .PHONY: check-crash-cluster
 check-crash-cluster: $(CRASH_SHIM) $(PT_SO)
 	@mkdir -p $(BUILD)/check

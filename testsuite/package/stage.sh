@@ -132,11 +132,16 @@ cp "$TAP_FILE" "$root$test_dir/package.tap"
 
 # --- 3. the tests -----------------------------------------------------
 t=$(date +%s)
+# The root's labs claim ports in the root's own /tmp: they get a block
+# claimed here, beside the labs of this side (testsuite/cluster/config.sh).
+ports=$("$top/testsuite/cluster/cluster" --dir "$root" ports-claim 200) ||
+	{ not_ok "package: a block of 200 free ports for the root's lab"; exit 1; }
 timeout -k 10 600 chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-	HOME=/root LANG=C.UTF-8 TAP_FILE=$test_dir/package.tap \
+	HOME=/root LANG=C.UTF-8 TAP_FILE=$test_dir/package.tap TS_LAB_PORTS="$ports" \
 	bash "$test_dir/testsuite/package/in-root.sh" 2>&1 |
 	tee "$top/$build/check/package-in-root.log"
 rc=${PIPESTATUS[0]}
+"$top/testsuite/cluster/cluster" --dir "$root" ports-drop
 cp "$root$test_dir/package.tap" "$TAP_FILE"
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	not_ok "package: in-root.sh ends within 600 s"

@@ -14,6 +14,7 @@ check-power: $(BUILD)/bin/node_power
 	@NP=$(abspath $(BUILD)/bin/node_power) bash testsuite/power/run.sh \
 		$(BUILD)/check/power.tap $(POWER_TESTS)
 CHECK_STAGES_LATE += power-e2e
+LAB_PREREQS += $(BUILD)/bin/node_power
 .PHONY: check-power-e2e
 check-power-e2e: $(BUILD)/bin/node_power
 	@NP=$(abspath $(BUILD)/bin/node_power) \

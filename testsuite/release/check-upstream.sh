@@ -18,7 +18,8 @@
 # builds shared.  So the releases can run side by side: the CPU-bound
 # stages (harness) run one release at a time, and a release's lab stages
 # (sshare-ext-cluster crash-cluster power-e2e cluster: mostly waiting for
-# decay cycles, each lab on its own free ports) run in the background
+# decay cycles, each lab on its own free ports) run in the background,
+# beside each other (CHECK_BESIDE)
 # beside the next release's build and harness and labs
 # (UPSTREAM_LABS_BESIDE=0: one release after the other).
 #
@@ -183,14 +184,15 @@ for i in "${!args[@]}"; do
 	t=$SECONDS
 	: >"$log.cpu"
 	if [ ${#cpu_stages[@]} -gt 0 ]; then
-		(cd "$tree" && SLURM_TARBALL=$tb bash testsuite/check.sh "${cpu_stages[@]}") 2>&1 |
+		(cd "$tree" && SLURM_TARBALL=$tb CHECK_BESIDE= bash testsuite/check.sh "${cpu_stages[@]}") 2>&1 |
 			tee "$log.cpu"
 	fi
 	t_cpu[$v]=$((SECONDS - t))
 	: >"$log.lab"
 	if [ ${#lab_stages[@]} -gt 0 ]; then
 		lab_t0[$v]=$SECONDS
-		(cd "$tree" && SLURM_TARBALL=$tb bash testsuite/check.sh "${lab_stages[@]}"
+		(cd "$tree" && SLURM_TARBALL=$tb CHECK_BESIDE="${lab_stages[*]}" \
+			bash testsuite/check.sh "${lab_stages[@]}"
 		 echo "check-upstream: lab stages of $v done after $((SECONDS - ${lab_t0[$v]}))s") \
 			>"$log.lab" 2>&1 &
 		lab_pid[$v]=$!

@@ -13,6 +13,7 @@
 #                       multi_cluster.sh; ~3 min, bounded waits)
 CHECK_STAGES += sshare-ext sshare-ext-scale
 CHECK_STAGES_LATE += sshare-ext-cluster
+LAB_PREREQS += $(SSHARE_EXT_BIN)
 .PHONY: check-sshare-ext check-sshare-ext-scale check-sshare-ext-cluster
 check-sshare-ext: $(SSHARE_EXT_BIN)
 	@bash testsuite/sshare-ext/offline.sh $(BUILD)
