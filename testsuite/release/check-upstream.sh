@@ -102,6 +102,7 @@ copy_tree()
 	else
 		tar --exclude=./build --exclude='./build-*' -cf - .
 	fi | tar -C "$1" -xf - || return 1
+	mkdir -p "$build/upstream"
 	ln -s "$build/upstream" "$1/build/upstream"
 }
 
