@@ -249,18 +249,33 @@ int usage_rebuild_accounts(struct usage_rebuilt *out)
  * AccountingStorageEnforce=limits, as in Slurm: without it neither
  * changes.  Energy is not a time-limited TRES and is skipped.
  */
+/*
+ * The TRES a charge moves: the indices where the job's figures are not 0
+ * (energy never), so that the walks up the tree and over the QOS skip
+ * the others, on which a give-back adds and removes nothing.
+ */
+struct tres_moved {
+	int n;
+	int *idx;
+};
+
+/*
+ * One record's share of a charge: the usage its TRES add, and the run
+ * seconds Slurm reserved at the job's start given back (never below 0:
+ * an underflow is logged with the record and the TRES).
+ */
 static void give_back(const char *what, uint32_t rec_id, const char *name,
 		      long double *usage_tres_raw, uint64_t *run_secs,
 		      const long double *tres_used, const uint64_t *tres_secs,
-		      uint32_t job_id)
+		      const struct tres_moved *moved, uint32_t job_id)
 {
-	int i, n = tres_count();
+	int k;
 
 	if (!enforce_limits())
 		return;
-	for (i = 0; i < n; i++) {
-		if (i == TRES_ARRAY_ENERGY)
-			continue;
+	for (k = 0; k < moved->n; k++) {
+		int i = moved->idx[k];
+
 		if (tres_used)
 			usage_tres_raw[i] += tres_used[i];
 		if (tres_secs[i] > run_secs[i]) {
@@ -289,7 +304,8 @@ static void give_back(const char *what, uint32_t rec_id, const char *name,
  */
 static void qos_give_back(slurmdb_qos_rec_t *qos, job_record_t *job,
 			  const long double *tres_used,
-			  const uint64_t *tres_secs)
+			  const uint64_t *tres_secs,
+			  const struct tres_moved *moved)
 {
 	slurmdb_used_limits_t *acct, *user;
 
@@ -299,24 +315,25 @@ static void qos_give_back(slurmdb_qos_rec_t *qos, job_record_t *job,
 		return;
 	give_back("QOS", qos->id, qos->name, qos->usage->usage_tres_raw,
 		  qos->usage->grp_used_tres_run_secs, tres_used, tres_secs,
-		  job->job_id);
+		  moved, job->job_id);
 	if (acct)
 		give_back("QOS account limit", qos->id, qos->name, NULL,
-			  ts_used_limits_run_secs(acct), NULL, tres_secs,
+			  ts_used_limits_run_secs(acct), NULL, tres_secs, moved,
 			  job->job_id);
 	if (user)
 		give_back("QOS user limit", qos->id, qos->name, NULL,
-			  ts_used_limits_run_secs(user), NULL, tres_secs,
+			  ts_used_limits_run_secs(user), NULL, tres_secs, moved,
 			  job->job_id);
 }
 
 static void assoc_give_back(slurmdb_assoc_rec_t *assoc,
 			    const long double *tres_used,
-			    const uint64_t *tres_secs, uint32_t job_id)
+			    const uint64_t *tres_secs,
+			    const struct tres_moved *moved, uint32_t job_id)
 {
 	give_back("assoc", assoc->id, NULL, assoc->usage->usage_tres_raw,
 		  assoc->usage->grp_used_tres_run_secs, tres_used, tres_secs,
-		  job_id);
+		  moved, job_id);
 }
 
 /* Charge one QOS: NoDecay QOS get the undecayed figures. */
@@ -324,16 +341,17 @@ static void charge_qos(slurmdb_qos_rec_t *qos, double wall_decay,
 		       double wall_nodecay, double used_decay,
 		       double used_nodecay, const long double *tres_decay,
 		       const long double *tres_nodecay,
-		       const uint64_t *tres_secs, job_record_t *job)
+		       const uint64_t *tres_secs,
+		       const struct tres_moved *moved, job_record_t *job)
 {
 	if (qos->flags & QOS_FLAG_NO_DECAY) {
 		qos->usage->grp_used_wall += wall_nodecay;
 		qos->usage->usage_raw += (long double)used_nodecay;
-		qos_give_back(qos, job, tres_nodecay, tres_secs);
+		qos_give_back(qos, job, tres_nodecay, tres_secs, moved);
 	} else {
 		qos->usage->grp_used_wall += wall_decay;
 		qos->usage->usage_raw += (long double)used_decay;
-		qos_give_back(qos, job, tres_decay, tres_secs);
+		qos_give_back(qos, job, tres_decay, tres_secs, moved);
 	}
 }
 
@@ -377,6 +395,8 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 	uint64_t tres_secs[n > 0 ? n : 1];
 	long double tres_decay[n > 0 ? n : 1];
 	long double tres_nodecay[n > 0 ? n : 1];
+	int moved_idx[n > 0 ? n : 1];
+	struct tres_moved moved = { .idx = moved_idx };
 	double run, wall_decay, wall_nodecay, used_decay, used_nodecay;
 	double billable;
 	bool raw;
@@ -432,6 +452,7 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 		wall_nodecay *= qos->usage_factor;
 		reserved_secs *= qos->usage_factor;
 	}
+	moved.n = 0;
 	if (job->tres_alloc_cnt) {
 		for (i = 0; i < n; i++) {
 			uint64_t cnt = job->tres_alloc_cnt[i];
@@ -443,6 +464,8 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 				(long double)wall_decay * (long double)cnt;
 			tres_nodecay[i] =
 				(long double)wall_nodecay * (long double)cnt;
+			if (i != TRES_ARRAY_ENERGY)
+				moved.idx[moved.n++] = i;
 		}
 	}
 
@@ -456,14 +479,14 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 	if (qos)
 		charge_qos(qos, wall_decay, wall_nodecay, used_decay,
 			   used_nodecay, tres_decay, tres_nodecay, tres_secs,
-			   job);
+			   &moved, job);
 	/* The partition's QOS too, unless it is the job's (UsageFactor
 	 * is the job QOS's only). */
 	if (job->part_ptr && job->part_ptr->qos_ptr &&
 	    job->part_ptr->qos_ptr != qos)
 		charge_qos(job->part_ptr->qos_ptr, wall_decay, wall_nodecay,
 			   used_decay, used_nodecay, tres_decay, tres_nodecay,
-			   tres_secs, job);
+			   tres_secs, &moved, job);
 
 	/* The association and every ancestor: the root's total is what
 	 * usage is normalised against.  With usage windows, fair-share
@@ -480,7 +503,8 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 		assoc->usage->grp_used_wall += wall_decay;
 		if (raw)
 			assoc->usage->usage_raw += (long double)used_decay;
-		assoc_give_back(assoc, tres_decay, tres_secs, job->job_id);
+		assoc_give_back(assoc, tres_decay, tres_secs, &moved,
+				job->job_id);
 	}
 	return true;
 }
@@ -492,6 +516,8 @@ static int give_back_job(void *x, void *arg)
 	time_t last_ran = *(time_t *)arg;
 	int i, n = tres_count();
 	uint64_t tres_secs[n > 0 ? n : 1];
+	int moved_idx[n > 0 ? n : 1];
+	struct tres_moved moved = { .idx = moved_idx };
 	slurmdb_assoc_rec_t *assoc;
 	double used = 1.0;
 
@@ -503,18 +529,22 @@ static int give_back_job(void *x, void *arg)
 		used = job->qos_ptr->usage_factor;
 	used *= (double)(last_ran - job->start_time);
 	memset(tres_secs, 0, sizeof(tres_secs));
+	moved.n = 0;
 	for (i = 0; i < n; i++) {
 		if (job->tres_alloc_cnt[i] == NO_CONSUME_VAL64)
 			continue;
 		tres_secs[i] = job->tres_alloc_cnt[i] * used;
+		if (tres_secs[i] && i != TRES_ARRAY_ENERGY)
+			moved.idx[moved.n++] = i;
 	}
 
-	qos_give_back(job->qos_ptr, job, NULL, tres_secs);
+	qos_give_back(job->qos_ptr, job, NULL, tres_secs, &moved);
 	if (job->part_ptr && job->part_ptr->qos_ptr != job->qos_ptr)
-		qos_give_back(job->part_ptr->qos_ptr, job, NULL, tres_secs);
+		qos_give_back(job->part_ptr->qos_ptr, job, NULL, tres_secs,
+			      &moved);
 	for (assoc = job->assoc_ptr; assoc;
 	     assoc = assoc->usage->parent_assoc_ptr)
-		assoc_give_back(assoc, NULL, tres_secs, job->job_id);
+		assoc_give_back(assoc, NULL, tres_secs, &moved, job->job_id);
 	return 0;
 }
 

@@ -3,7 +3,9 @@
 # floor priority/touch (testsuite/bench/priority_touch.c: it reads and
 # writes the memory treeshare's passes do and computes nothing) side by
 # side on the same generated clusters (100 accounts, 10k users, 100k
-# pending jobs; 1,000, 100k, 1M), classic and Fair Tree.  Each plugin is
+# pending jobs; 1,000, 100k, 1M; and six shapes at 100k, each varying one
+# dimension: jobs per user, partitions per job, weighted TRES, tree depth,
+# running jobs, and issue 28's workload), classic and Fair Tree.  Each plugin is
 # counted under valgrind's callgrind (instructions of init, of the
 # second, steady-state decay cycle, of its state commit and of one
 # priority_g_set() pass over all jobs; the dumps stay in
@@ -11,7 +13,10 @@
 # its own forked child for its peak RSS.  Prints Ir, ratios to
 # multifactor and to the floor, times and RSS, and PASS or FAIL against
 # the goals (ts-harness(1)).  Not part of make check (bench-guard is).
-# BENCH_ARGS passes options; make bench-floor is the same target.
+# BENCH_ARGS passes options (-S 100k, -S shapes: less); make bench-floor
+# is the same target.  Last, testsuite/bench/profile.sh: what treeshare's
+# cycle spends beyond the floor, and how much of that is inherent (tree
+# walk, charge, commit).
 BENCH_TOUCH_SO := $(BUILD)/bench/slurm/priority_touch.so
 BENCH_FLOOR_DIRS := $(abspath $(BUILD)/lib/slurm):$(abspath \
 	$(BUILD)/bench/slurm):$(REF_PLUGINDIR)
@@ -25,9 +30,10 @@ $(BENCH_TOUCH_SO): testsuite/bench/priority_touch.c plugins/slurm_compat.h \
 
 .PHONY: bench bench-floor
 bench: all $(BENCH_TOUCH_SO)
-	@mkdir -p $(BENCH_CG_DIR)
-	$(HARNESS_BIN) bench -P $(BENCH_PLUGINS) -d $(BENCH_FLOOR_DIRS) \
-		-c $(abspath $(BENCH_CG_DIR)) $(BENCH_ARGS)
+	@rm -rf $(BENCH_CG_DIR) && mkdir -p $(BENCH_CG_DIR)
+	@$(HARNESS_BIN) bench -P $(BENCH_PLUGINS) -d $(BENCH_FLOOR_DIRS) \
+		-c $(abspath $(BENCH_CG_DIR)) $(BENCH_ARGS); rc=$$?; \
+	bash testsuite/bench/profile.sh $(BENCH_CG_DIR) || rc=1; exit $$rc
 bench-floor: bench
 
 # Stage bench-guard (testsuite/bench/guard.sh): treeshare's instruction

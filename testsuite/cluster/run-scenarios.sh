@@ -25,8 +25,13 @@
 #   (h) scenario_caps.sh          priority/treeshare only: a usage
 #       (scenario_caps_window)    window roll releases a cap-held job;
 #                                 empties RawUsage, so after the others
+#   (k) scenario_handover.sh      priority/treeshare only (issue 31):
+#                                 a reconfigure's new slurmctld killed
+#                                 after its first cycle, the old one
+#                                 resuming, loses no usage; leaves
+#                                 slurmctld daemonised, so last but (d)
 #   (d) scenario-node-power.sh    node off/on/kill helpers of the power lab
-# TS_SCENARIOS="b c e f g i h d" (letters) runs only those after (a); unset,
+# TS_SCENARIOS="b c e f g i h k d" (letters) runs only those after (a); unset,
 # all of them.
 # then "cluster down" and a check, by pid, that nothing it started is
 # left.  The cluster goes down on any exit (trap), logs stay.
@@ -60,6 +65,7 @@ if [ "$PLUGIN" = priority/treeshare ]; then
 	. "$HERE/scenario_extensions.sh"
 	. "$HERE/scenario_caps.sh"
 	. "$HERE/scenario_caps_paths.sh"
+	. "$HERE/scenario_handover.sh"
 fi
 
 # wanted LETTER - scenario LETTER is to run (TS_SCENARIOS, above).
@@ -127,6 +133,7 @@ if scenario_usage_order; then
 		wanted g && scenario_caps
 		wanted i && scenario_caps_paths
 		wanted h && scenario_caps_window
+		wanted k && scenario_handover
 	fi
 fi
 wanted d && scenario_node_power

@@ -26,6 +26,9 @@
  *   TS_FAULT_LOG     append one line per counted step ("save 2 step 7:
  *                    rename /x/treeshare_state.new /x/treeshare_state")
  *                    and one for the action
+ *   TS_FAULT_IF_ENV  act only in a process whose environment has this
+ *                    variable (SLURMCTLD_RECONF: the new slurmctld a
+ *                    24.11+ reconfigure starts, not the one started)
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -78,6 +81,9 @@ static void shim_init(void)
 	*(void **)&real_unlink = dlsym(RTLD_NEXT, "unlink");
 	*(void **)&real_link = dlsym(RTLD_NEXT, "link");
 	*(void **)&real_rename = dlsym(RTLD_NEXT, "rename");
+	v = getenv("TS_FAULT_IF_ENV");
+	if (v && *v && !getenv(v))
+		return; /* not the process to act in: no effect */
 	v = getenv("TS_FAULT_DIR");
 	if (v && *v && strlen(v) < sizeof(dir)) {
 		strcpy(dir, v);

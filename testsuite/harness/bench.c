@@ -38,6 +38,7 @@
 
 #define MAX_REPS    25
 #define MAX_PLUGINS 4
+#define MAX_SCALES  16
 #define GOAL_RATIO  0.33
 #define GOAL_RSS    1.10
 #define GOAL_COMMIT 0.05 /* of a cycle's instructions */
@@ -45,14 +46,47 @@
 #define CAPS_SUFFIX "+fscap" /* -P TYPE+fscap: TYPE with feasibility caps */
 #define CAPS_FILE   "bench_targets"
 
+/*
+ * A generated cluster: its size and its shape.  The scales (100k, 1M)
+ * are the cluster the goals were first met on; the shapes vary one
+ * dimension each at 100k, and "issue28" is the workload of another
+ * generator on which issue 28 found the cycle at 0.35x of multifactor's.
+ */
 struct scale {
 	const char *name;
 	size_t accounts, users, jobs;
+	unsigned depth;		/* account levels under root */
+	bool skew;		/* a job's user heavy-tailed, not uniform */
+	unsigned parts;		/* partitions */
+	unsigned parts_per_job; /* a job in 1..this many; 0: a tenth in 2 */
+	unsigned tres;	  /* TRES weighted: 1 cpu, 2 and mem, 4 and node, gpu */
+	unsigned running; /* running jobs per 1000 pending */
+	unsigned max_cpus; /* a job's CPUs 1..this */
+	const char *what;
 };
 
 static const struct scale scales[] = {
-	{ "100k", 100, 10000, 100000 },
-	{ "1M", 1000, 100000, 1000000 },
+	{ "100k", 100, 10000, 100000, 2, false, 2, 0, 1, 10, 64,
+	  "2 account levels, jobs uniform over users, 2 partitions, "
+	  "TRES weight cpu" },
+	{ "1M", 1000, 100000, 1000000, 2, false, 2, 0, 1, 10, 64,
+	  "as 100k, ten times larger" },
+};
+
+static const struct scale shapes[] = {
+	{ "skewed", 100, 10000, 100000, 2, true, 2, 0, 1, 10, 64,
+	  "jobs per user heavy-tailed: a tenth of the users own 46% of them" },
+	{ "partitions", 100, 10000, 100000, 2, false, 6, 4, 1, 10, 64,
+	  "6 partitions, each job pending in 1 to 4 of them" },
+	{ "tres", 100, 10000, 100000, 2, false, 2, 0, 4, 10, 64,
+	  "TRES weights cpu, mem, node and gres/gpu; jobs ask all four" },
+	{ "deep", 100, 10000, 100000, 6, false, 2, 0, 1, 10, 64,
+	  "6 account levels under root" },
+	{ "running", 100, 10000, 100000, 2, false, 2, 0, 1, 200, 64,
+	  "one running job per five pending (20,000 running)" },
+	{ "issue28", 100, 10000, 100000, 2, false, 4, 4, 2, 0, 32,
+	  "4 partitions, 1-32 CPUs and 1-4 nodes a job, TRES cpu and mem, "
+	  "nothing running" },
 };
 
 /* Instructions (callgrind's Ir) of the phases of one counted run. */
@@ -79,7 +113,7 @@ struct bench_opts {
 	int n_plugins;
 	enum th_algo algos[3];
 	int n_algos;
-	const struct scale *scales[8];
+	const struct scale *scales[MAX_SCALES];
 	struct scale custom;
 	int n_scales;
 	int reps;
@@ -158,16 +192,21 @@ static void add_part(struct th_fixture *fx, const char *name, uint16_t factor,
 }
 
 /*
- * accounts/10 top accounts under root, the others spread under them; the
- * users spread over the second-level accounts (over the top ones when
- * there are fewer than ten); random shares and usage.
+ * The accounts in sc->depth levels under root, a tenth of them (at least
+ * one) on the first, the rest spread evenly over the others, each under
+ * an account of the level above; the users spread over the last level;
+ * random shares and usage.  Two levels: the scales' tree.
  */
 static void add_tree(struct th_fixture *fx, const struct scale *sc,
 		     struct th_rng *r)
 {
 	size_t top = sc->accounts / 10 ? sc->accounts / 10 : sc->accounts;
-	size_t n = 1 + sc->accounts + sc->users, leaf0, n_leaf, i;
+	size_t n = 1 + sc->accounts + sc->users, i;
+	size_t start[16], count[16]; /* each level's first account, count */
+	unsigned levels = sc->depth < 2 ? 1 : sc->depth, l;
 
+	if (levels > 16 || top == sc->accounts)
+		levels = 1;
 	fx->assoc = calloc(n, sizeof(*fx->assoc));
 	if (!fx->assoc)
 		exit(2);
@@ -177,20 +216,32 @@ static void add_tree(struct th_fixture *fx, const struct scale *sc,
 	fx->assoc[0].name = dupf("root");
 	fx->assoc[0].shares = 1;
 	fx->assoc[0].priority = TH_UNSET;
-	for (i = 0; i < sc->accounts; i++) {
-		struct th_assoc *a = &fx->assoc[1 + i];
+	start[0] = 0;
+	count[0] = levels > 1 ? top : sc->accounts;
+	for (l = 1; l < levels; l++) {
+		size_t rest = sc->accounts - top;
 
-		a->parent = i < top ? 0 : (long)(1 + (i - top) % top);
-		a->name = dupf("acct%zu", i);
-		a->shares = (uint32_t)th_rng_range(r, 1, 100);
+		start[l] = start[l - 1] + count[l - 1];
+		count[l] = rest / (levels - 1) +
+			   (l - 1 < rest % (levels - 1) ? 1 : 0);
 	}
-	leaf0 = top < sc->accounts ? top : 0;
-	n_leaf = sc->accounts - leaf0;
+	for (l = 0; l < levels; l++)
+		for (i = start[l]; i < start[l] + count[l]; i++) {
+			struct th_assoc *a = &fx->assoc[1 + i];
+			size_t k = i - start[l];
+
+			a->parent =
+				l ? (long)(1 + start[l - 1] + k % count[l - 1])
+				  : 0;
+			a->name = dupf("acct%zu", i);
+			a->shares = (uint32_t)th_rng_range(r, 1, 100);
+		}
 	for (i = 0; i < sc->users; i++) {
 		struct th_assoc *a = &fx->assoc[1 + sc->accounts + i];
 
 		a->user = true;
-		a->parent = (long)(1 + leaf0 + i % n_leaf);
+		a->parent =
+			(long)(1 + start[levels - 1] + i % count[levels - 1]);
 		a->name = dupf("user%zu", i);
 		a->uid = 10000 + (uint32_t)i;
 		a->shares = (uint32_t)th_rng_range(r, 1, 10);
@@ -205,11 +256,51 @@ static void add_tree(struct th_fixture *fx, const struct scale *sc,
 	}
 }
 
-/* pending jobs, then one running job per hundred pending */
+/* a job's user: uniform, or heavy-tailed (u^3: a tenth of the users get
+ * 46% of the jobs) */
+static long pick_user(const struct scale *sc, struct th_rng *r)
+{
+	uint64_t n = sc->users;
+
+	if (sc->skew) {
+		double u = (double)th_rng_range(r, 0, 1000000) / 1000001.0;
+
+		return (long)(u * u * u * (double)n);
+	}
+	return (long)th_rng_range(r, 0, n - 1);
+}
+
+/* a job's partitions: the scales' (a tenth in both of two), or 1 to
+ * sc->parts_per_job distinct ones */
+static void pick_parts(struct th_job *j, const struct scale *sc,
+		       struct th_rng *r)
+{
+	size_t k;
+
+	if (!sc->parts_per_job) {
+		j->n_parts = th_rng_chance(r, 10) ? 2 : 1;
+		j->parts = calloc(j->n_parts, sizeof(*j->parts));
+		if (!j->parts)
+			exit(2);
+		j->parts[0] = th_rng_chance(r, 90) ? 0 : 1;
+		if (j->n_parts == 2)
+			j->parts[1] = 1 - j->parts[0];
+		return;
+	}
+	j->n_parts = (size_t)th_rng_range(r, 1, sc->parts_per_job);
+	j->parts = calloc(j->n_parts, sizeof(*j->parts));
+	if (!j->parts)
+		exit(2);
+	j->parts[0] = (long)th_rng_range(r, 0, sc->parts - 1);
+	for (k = 1; k < j->n_parts; k++)
+		j->parts[k] = (j->parts[k - 1] + 1) % (long)sc->parts;
+}
+
+/* pending jobs, then sc->running running jobs per thousand pending */
 static void add_jobs(struct th_fixture *fx, const struct scale *sc,
 		     struct th_rng *r)
 {
-	size_t running = sc->jobs / 100, i;
+	size_t running = sc->jobs * sc->running / 1000, i;
 	size_t first_user = 1 + sc->accounts;
 
 	fx->n_job = sc->jobs + running;
@@ -221,24 +312,28 @@ static void add_jobs(struct th_fixture *fx, const struct scale *sc,
 		bool run = i >= sc->jobs;
 
 		j->id = (uint32_t)i + 1;
-		j->assoc =
-			(long)(first_user + th_rng_range(r, 0, sc->users - 1));
+		j->assoc = (long)first_user + pick_user(sc, r);
 		j->qos = th_rng_chance(r, 80) ? 0 : 1;
-		j->n_parts = th_rng_chance(r, 10) ? 2 : 1;
-		j->parts = calloc(j->n_parts, sizeof(*j->parts));
-		if (!j->parts)
-			exit(2);
-		j->parts[0] = th_rng_chance(r, 90) ? 0 : 1;
-		if (j->n_parts == 2)
-			j->parts[1] = 1 - j->parts[0];
+		pick_parts(j, sc, r);
 		j->priority = 1;
 		j->submit = fx->now - (time_t)th_rng_range(r, 0, 7 * 86400);
 		j->begin = j->submit;
 		j->accrue = j->submit;
 		j->time_limit = (uint32_t)th_rng_range(r, 10, 2880);
-		j->min_cpus = (uint32_t)th_rng_range(r, 1, 64);
+		j->min_cpus = (uint32_t)th_rng_range(r, 1, sc->max_cpus);
 		j->max_cpus = TH_UNSET;
 		j->min_nodes = (uint32_t)th_rng_range(r, 1, 4);
+		if (sc->tres >= 4)
+			j->tres_req = dupf(
+				"cpu=%u,mem=%u,node=%u,gres/gpu=%u",
+				j->min_cpus,
+				(unsigned)th_rng_range(r, 1, 256) * 1000,
+				j->min_nodes, (unsigned)th_rng_range(r, 0, 8));
+		else if (sc->tres >= 2)
+			j->tres_req =
+				dupf("cpu=%u,mem=%u,node=%u", j->min_cpus,
+				     (unsigned)th_rng_range(r, 1, 256) * 1000,
+				     j->min_nodes);
 		j->state = run ? TH_JOB_RUNNING : TH_JOB_PENDING;
 		j->total_cpus = run ? j->min_cpus : 0;
 		if (run)
@@ -252,6 +347,7 @@ static void build_cluster(enum th_algo algo, const struct scale *sc,
 			  struct th_fixture *fx)
 {
 	struct th_rng r = { BENCH_SEED };
+	unsigned i;
 
 	memset(fx, 0, sizeof(*fx));
 	fx->path = dupf("bench %s %s", th_algo_name(algo), sc->name);
@@ -272,12 +368,41 @@ static void build_cluster(enum th_algo algo, const struct scale *sc,
 	add_conf(fx, dupf("PriorityWeightJobSize=1000"));
 	add_conf(fx, dupf("PriorityWeightPartition=1000"));
 	add_conf(fx, dupf("PriorityWeightQOS=1000"));
-	add_conf(fx, dupf("PriorityWeightTRES=CPU=100"));
+	if (sc->tres >= 4) {
+		add_conf(fx, dupf("AccountingStorageTRES=gres/gpu"));
+		add_conf(fx, dupf("PriorityWeightTRES=CPU=100,Mem=50,"
+				  "Node=20,GRES/gpu=500"));
+		fx->tres = grow(NULL, sizeof(*fx->tres));
+		fx->tres_count = grow(NULL, sizeof(*fx->tres_count));
+		fx->tres[0] = dupf("gres/gpu");
+		fx->tres_count[0] = fx->node_count * 8;
+		fx->n_tres = 1;
+	} else if (sc->tres >= 2) {
+		add_conf(fx, dupf("PriorityWeightTRES=CPU=100,Mem=50"));
+	} else {
+		add_conf(fx, dupf("PriorityWeightTRES=CPU=100"));
+	}
 	add_conf(fx, dupf("AccountingStorageEnforce=associations,limits"));
 	add_qos(fx, "normal", 10, 1.0);
 	add_qos(fx, "high", 100, 2.0);
 	add_part(fx, "batch", 10, 1, 2880, 1800);
 	add_part(fx, "debug", 100, 2, 60, 200);
+	for (i = 2; i < sc->parts; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "part%u", i);
+		add_part(fx, name, (uint16_t)(10 * i), 1, 1440, 100);
+	}
+	for (i = 0; sc->tres >= 2 && i < fx->n_part; i++) {
+		struct th_part *p = &fx->part[i];
+
+		p->tres = sc->tres >= 4
+				  ? dupf("cpu=%u,mem=%u,node=%u,gres/gpu=%u",
+					 p->cpus, p->nodes * 256000, p->nodes,
+					 p->nodes * 8)
+				  : dupf("cpu=%u,mem=%u,node=%u", p->cpus,
+					 p->nodes * 256000, p->nodes);
+	}
 	add_tree(fx, sc, &r);
 	add_jobs(fx, sc, &r);
 	if (th_fixture_sum_usage(fx))
@@ -643,7 +768,10 @@ static void run_count_child(const char *plugin, enum th_algo algo,
 	file = dupf("%s/%s-%s-%s", o->cg_dir, th_algo_name(algo), sc->name,
 		    short_name(plugin));
 	out_opt = dupf("--callgrind-out-file=%s", file);
-	scale_arg = dupf("%zu,%zu,%zu", sc->accounts, sc->users, sc->jobs);
+	scale_arg = strcmp(sc->name, "custom")
+			    ? dupf("%s", sc->name)
+			    : dupf("%zu,%zu,%zu", sc->accounts, sc->users,
+				   sc->jobs);
 	t_arg = dupf("%u", o->timeout);
 	if (pipe(fd)) {
 		snprintf(res->why, sizeof(res->why), "pipe: %s",
@@ -893,10 +1021,10 @@ static int bench_one(enum th_algo algo, const struct scale *sc,
 	char type[256];
 	bool goals;
 
-	printf("\n== %s: %zu accounts, %zu users, %zu pending jobs "
-	       "(+%zu running) ==\n",
-	       th_algo_name(algo), sc->accounts, sc->users, sc->jobs,
-	       sc->jobs / 100);
+	printf("\n== %s, %s: %zu accounts, %zu users, %zu pending jobs "
+	       "(+%zu running); %s ==\n",
+	       th_algo_name(algo), sc->name, sc->accounts, sc->users, sc->jobs,
+	       sc->jobs * sc->running / 1000, sc->what);
 	if (prepare(algo, sc, &s)) {
 		th_setup_free(&s);
 		printf("  setup FAIL\n");
@@ -959,31 +1087,53 @@ static int bench_one(enum th_algo algo, const struct scale *sc,
 	return missed;
 }
 
+static int add_scale(struct bench_opts *o, const struct scale *sc)
+{
+	if (o->n_scales >= MAX_SCALES) {
+		fprintf(stderr, "ts-harness bench: more than %d -S\n",
+			MAX_SCALES);
+		return -1;
+	}
+	o->scales[o->n_scales++] = sc;
+	return 0;
+}
+
 static int parse_scale(const char *arg, struct bench_opts *o)
 {
 	size_t i;
 
-	if (!strcmp(arg, "all")) {
+	if (!strcmp(arg, "all"))
+		return parse_scale("scales", o) || parse_scale("shapes", o);
+	if (!strcmp(arg, "scales")) {
 		for (i = 0; i < sizeof(scales) / sizeof(scales[0]); i++)
-			o->scales[o->n_scales++] = &scales[i];
+			if (add_scale(o, &scales[i]))
+				return -1;
 		return 0;
 	}
-	for (i = 0; i < sizeof(scales) / sizeof(scales[0]); i++) {
-		if (!strcmp(arg, scales[i].name)) {
-			o->scales[o->n_scales++] = &scales[i];
-			return 0;
-		}
+	if (!strcmp(arg, "shapes")) {
+		for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+			if (add_scale(o, &shapes[i]))
+				return -1;
+		return 0;
 	}
+	for (i = 0; i < sizeof(scales) / sizeof(scales[0]); i++)
+		if (!strcmp(arg, scales[i].name))
+			return add_scale(o, &scales[i]);
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+		if (!strcmp(arg, shapes[i].name))
+			return add_scale(o, &shapes[i]);
+	o->custom = scales[0];
 	if (sscanf(arg, "%zu,%zu,%zu", &o->custom.accounts, &o->custom.users,
 		   &o->custom.jobs) == 3 &&
 	    o->custom.accounts && o->custom.users && o->custom.jobs >= 100) {
 		o->custom.name = "custom";
-		o->scales[o->n_scales++] = &o->custom;
-		return 0;
+		o->custom.what = "the scales' shape";
+		return add_scale(o, &o->custom);
 	}
 	fprintf(stderr,
-		"ts-harness bench: -S %s: not 100k, 1M, all or "
-		"ACCOUNTS,USERS,JOBS (jobs >= 100)\n",
+		"ts-harness bench: -S %s: not 100k, 1M, scales, a shape "
+		"(skewed, partitions, tres, deep, running, issue28), shapes, "
+		"all or ACCOUNTS,USERS,JOBS (jobs >= 100)\n",
 		arg);
 	return -1;
 }
@@ -1029,7 +1179,7 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o)
 			}
 			break;
 		case 'S':
-			if (o->n_scales > 5 || parse_scale(optarg, o))
+			if (parse_scale(optarg, o))
 				return -1;
 			break;
 		case 'n':

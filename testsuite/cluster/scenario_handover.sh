@@ -1,0 +1,152 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# scenario_handover.sh - scenario (k), priority/treeshare (issue 31): a
+# reconfigure whose new slurmctld dies after its first cycle, the old
+# process resuming, loses and doubles no usage.
+#
+# From 24.11 "scontrol reconfigure" makes a daemonised slurmctld shut its
+# subsystems down (the priority plugin's fini included), fork and exec a
+# new slurmctld, and wait for it; if the new process dies before it says
+# it is up, the old one starts its subsystems again from the state files
+# ("Resuming operation, reconfigure failed").  The new process's decay
+# thread has run one cycle by then, charged the running jobs since the
+# old one's last charge and committed: multifactor then resumes on a
+# decay time that is ahead of its usage and loses that interval (issue
+# 31: -348 CPU-seconds); treeshare keeps usage and decay time in one
+# file, so the old process resumes where the new one left off.
+#
+# The lab's slurmctld runs attached (-D), where a reconfigure re-executes
+# in place with nothing to resume, so the scenario restarts it daemonised,
+# with PriorityDecayHalfLife=0 (no decay: a running job's usage is then
+# exactly its CPUs times the seconds charged), and one 16-CPU job of
+# cathy running, under the crash stage's fault shim (ts-crash(7)), which
+# acts only in the new process of a reconfigure (TS_FAULT_IF_ENV=
+# SLURMCTLD_RECONF) and kills it (SIGKILL) at the last step of its first
+# commit, its first cycle's: 12 ms after that commit a new process says it
+# is up, too short a window to kill it from outside (tried: slurmdbd
+# stopped makes the new process wait before its plugins start, not after).
+# Then: the old pid still answers, and cathy's RawUsage grew by
+# exactly 16 x the seconds between the last cycle before and a cycle
+# after (34 CPU-seconds of slack: the log's whole seconds at both ends and
+# sshare's rounding), where the new process's cycle charged 25 s and more.  22.05 reconfigures in
+# place without a new process: skipped there.  Last in its run; the
+# daemonised slurmctld is what "cluster down" stops (its pid file).
+#
+# Sourced by run-scenarios.sh ($P).
+
+# handover_cycles - epoch seconds of the cycles logged since line $1 of
+# slurmctld.log
+handover_cycles()
+{
+	tail -n +"$1" "$TS_CLUSTER_DIR/log/slurmctld.log" |
+		grep -E 'Decay factor over' |
+		sed -n 's/^\[\([^].]*\)\.[0-9]*\].*/\1/p' |
+		while read -r t; do date -d "$t" +%s; done
+}
+
+# handover_log_line RE FROM - the first line number >= FROM of
+# slurmctld.log matching RE, or nothing
+handover_log_line()
+{
+	awk -v re="$1" -v from="$2" 'NR >= from && $0 ~ re { print NR; exit }' \
+		"$TS_CLUSTER_DIR/log/slurmctld.log"
+}
+
+# handover_usage - cathy's RawUsage in sshare
+handover_usage()
+{
+	sshare -h -P -A group1 -u cathy -o User,RawUsage |
+		awk -F'|' '$1 == "cathy" { print $2 }'
+}
+
+# handover_daemon_up - a daemonised slurmctld answers; HANDOVER_PID is
+# the pid in its pid file
+handover_daemon_up()
+{
+	ts_ctld_answers &&
+		HANDOVER_PID=$(cat "$TS_CLUSTER_DIR/run/slurmctld.pid" 2>/dev/null) &&
+		[ -n "$(ts_pids_alive "$HANDOVER_PID")" ]
+}
+
+scenario_handover()
+{
+	local snap=$TS_CLUSTER_DIR/snap conf=$SLURM_CONF job name
+	local from u1 u2 c1 c2 line cycles
+	name="$P: a reconfigure whose new slurmctld dies after its first cycle resumes the old one with no usage lost or doubled"
+
+	[ "$PLUGIN" = priority/treeshare ] || return 0
+	if [ "$TS_SLURM_NUM" -lt 241100 ]; then
+		ok "$name # SKIP Slurm $TS_SLURM reconfigures in place, with no new process"
+		return 0
+	fi
+	wait_for 60 "no job to run" ts_no_job_running
+	# daemonised, without decay
+	kill "$(ts_daemon_pid slurmctld)" 2>/dev/null
+	wait_for 60 "the attached slurmctld to stop" ts_ctld_stopped
+	sed -i '/^[[:space:]]*PriorityDecayHalfLife[[:space:]]*=/Id' "$conf"
+	echo "PriorityDecayHalfLife=0" >>"$conf"
+	# The fault shim kills the new process of a reconfigure (it has
+	# SLURMCTLD_RECONF) at the last step of its first state commit, its
+	# first cycle's: after both files are renamed into place.
+	LD_PRELOAD=$TS_TOP/build/lib/ts_fault_shim.so TS_FAULT_IF_ENV=SLURMCTLD_RECONF \
+		TS_FAULT_DIR=$TS_CLUSTER_DIR/state/ctld TS_FAULT_SAVE=1 TS_FAULT_STEP=16 \
+		TS_FAULT_LOG=$snap/handover-fault.log \
+		slurmctld -f "$conf" >"$snap/handover-start.out" 2>&1
+	if ! wait_for 60 "the daemonised slurmctld" handover_daemon_up; then
+		not_ok "$name" "slurmctld -f $conf (daemonised) does not answer" \
+			"$(cat "$snap/handover-start.out")" "$(ts_ctld_state)"
+		return 1
+	fi
+	# cluster down stops this one by its pid file
+	echo "$HANDOVER_PID $(ts_pid_start "$HANDOVER_PID")" >"$TS_CLUSTER_DIR/run/pid/slurmctld"
+	PIDS="$PIDS $(ts_pid_stamp "$HANDOVER_PID")"
+	job=$(ts_submit cathy -p lab -N 1 -n 1 -c 16 --wrap 'sleep 900')
+	if ! wait_for 60 "cathy's 16-CPU job to run" ts_jobs_running "$job"; then
+		not_ok "$name" "job $job: $(squeue -j "$job" -o '%T %r' -h 2>&1)"
+		return 1
+	fi
+
+	# right after a cycle: cathy's RawUsage and the cycle's time
+	from=$(($(wc -l <"$TS_CLUSTER_DIR/log/slurmctld.log") + 1))
+	wait_for 75 "a cycle" eval 'test -n "$(handover_cycles "$from")"'
+	c1=$(handover_cycles "$from" | tail -1)
+	sleep 2 # its commit and sshare's view of it
+	u1=$(handover_usage)
+	if [ -z "$c1" ] || [ -z "$u1" ]; then
+		not_ok "$name" "no cycle or no RawUsage of cathy before the reconfigure (cycle '$c1', RawUsage '$u1')"
+		return 1
+	fi
+	# the new process's first cycle then charges 25 s and more: what a
+	# resume on its decay time without its usage would lose
+	sleep 25
+	line=$(($(wc -l <"$TS_CLUSTER_DIR/log/slurmctld.log") + 1))
+	scontrol reconfigure >"$snap/handover-reconf.out" 2>&1
+	if ! wait_for 60 "the old slurmctld to resume" eval \
+		'[ -n "$(handover_log_line "Resuming operation, reconfigure failed" "$line")" ]' ||
+	   [ -z "$(ts_pids_alive "$HANDOVER_PID")" ]; then
+		not_ok "$name" "no 'Resuming operation' of pid $HANDOVER_PID after the reconfigure" \
+			"fault shim: $(cat "$snap/handover-fault.log" 2>/dev/null)" "$(ts_ctld_state)"
+		return 1
+	fi
+	if ! wait_for 90 "the old slurmctld to answer again" handover_daemon_up; then
+		not_ok "$name" "the old slurmctld does not answer after the failed reconfigure" \
+			"$(ts_ctld_state)"
+		return 1
+	fi
+	# a cycle of the resumed process, its RawUsage
+	from=$(($(wc -l <"$TS_CLUSTER_DIR/log/slurmctld.log") + 1))
+	wait_for 90 "a cycle of the resumed slurmctld" eval 'test -n "$(handover_cycles "$from")"'
+	c2=$(handover_cycles "$from" | tail -1)
+	sleep 2
+	u2=$(handover_usage)
+	cycles=$(handover_cycles "$line" | xargs)
+	scancel "$job"
+	if [ -n "$c2" ] && [ -n "$u2" ] &&
+	   awk -v u1="$u1" -v u2="$u2" -v d=$((c2 - c1)) \
+		'BEGIN { want = 16 * d; got = u2 - u1
+			 exit !(got >= want - 34 && got <= want + 34) }'; then
+		ok "$name: cathy's RawUsage $u1 -> $u2 over $((c2 - c1)) s of 16 CPUs; between them the new process's first cycle ($(tail -n +"$line" "$TS_CLUSTER_DIR/log/slurmctld.log" | grep -m1 -o 'Decay factor over [0-9.]* seconds')) and its SIGKILL, then the old process resumed"
+	else
+		not_ok "$name" "cathy's RawUsage $u1 at $c1, '$u2' at '$c2': grew by $((${u2:-0} - u1)), want 16 x $((${c2:-0} - c1)) = $((16 * (${c2:-0} - c1))) +- 34 (the log's whole seconds, sshare's rounding)" \
+			"cycles logged since the reconfigure: $cycles" "$(ts_ctld_state)"
+	fi
+}
