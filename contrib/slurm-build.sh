@@ -12,8 +12,10 @@
 #    that file exists), and its name slurm-MAJOR.MINOR.MICRO.tar.{xz,bz2,gz}.
 # 2. configure --prefix=inst-VERSION --sysconfdir=inst-VERSION/etc
 #    --disable-debug --enable-multiple-slurmd (as Debian's packages: the
-#    lab's nodes are slurmds on one host); accounting_storage/mysql must
-#    be configured (mysql_config), or slurmdbd cannot run.
+#    lab's nodes are slurmds on one host) --disable-static (libtool would
+#    compile every source a second time for static archives nothing
+#    here links); accounting_storage/mysql must be configured
+#    (mysql_config), or slurmdbd cannot run.
 # 3. TS_SLURM_BUILD=core (default): only what treeshare's tests run, the
 #    daemons, the clients they call, libslurm and the plugins a lab
 #    loads; make's own SUBDIRS, with the rest left out (below).  =all:
@@ -67,7 +69,7 @@ fi
 skip_src="sattach sbcast scrontab sdiag slurmrestd sreport sstat strigger sview sackd scrun"
 skip_plugins="burst_buffer cli_filter data_parser job_submit metrics node_features site_factor"
 # The stamp names the mode and, for core, what is left out.
-want_stamp="$sum $mode"
+want_stamp="$sum $mode no-static"
 [ "$mode" = all ] || want_stamp="$want_stamp -$skip_src -$skip_plugins"
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want_stamp" ] &&
@@ -81,7 +83,7 @@ t0=$SECONDS
 log=$build/upstream/slurm-$version.log
 # A build that stopped half-way goes on where it stopped (make is
 # incremental) once this tarball is unpacked and configured.
-if [ "$(cat "$src/.treeshare-unpacked" 2>/dev/null)" = "$sum multiple-slurmd" ]; then
+if [ "$(cat "$src/.treeshare-unpacked" 2>/dev/null)" = "$sum multiple-slurmd no-static" ]; then
 	say "Slurm $version: unpacked and configured before; building on (log: $log)"
 else
 	rm -rf "$src" "$prefix"
@@ -94,11 +96,11 @@ else
 	# (Debian's packages are configured so too); without it 25.11's srun
 	# cannot reach any node but the first ("Duplicated NodeHostName").
 	(cd "$src" && ./configure --prefix="$prefix" --sysconfdir="$prefix/etc" \
-		--disable-debug --enable-multiple-slurmd >>"$log" 2>&1) ||
+		--disable-debug --enable-multiple-slurmd --disable-static >>"$log" 2>&1) ||
 		{ tail -20 "$log" >&2; die "configure of Slurm $version failed (log: $log)"; }
 	grep -q '^#define HAVE_MYSQL 1' "$src/config.h" ||
 		die "Slurm $version configured without MySQL (no mysql_config: Debian package libmariadb-dev-compat); slurmdbd could not store accounting"
-	echo "$sum multiple-slurmd" >"$src/.treeshare-unpacked"
+	echo "$sum multiple-slurmd no-static" >"$src/.treeshare-unpacked"
 	say "configured in $((SECONDS - t))s"
 fi
 

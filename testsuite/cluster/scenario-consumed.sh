@@ -91,11 +91,17 @@ cons_sleep()
 # under timeout, on Slurm 25.11.7 timeout's SIGTERM did not end them,
 # and on 25.05.8 the script's shell never returned from "wait" (its
 # children stayed zombies): the job ran to its limit and was cancelled
-# with TotalCPU 0.  One CPU of the two burns.
+# with TotalCPU 0.  One CPU of the two burns, CONS_BURN_CPU CPU-seconds
+# (its /proc stat), then the job sleeps out its run (exec: still one
+# process): every check needs 5 CPU-seconds, and CI runs five such
+# clusters beside Slurm's builds, where a minute of burning each took
+# cores the builds wait for.
+CONS_BURN_CPU=10
 cons_burn()
 {
+	local secs=${2:-$CONS_SECS}
 	ts_submit "$1" -p lab -c 2 -t 5 --wrap \
-		"exec bash -c 'SECONDS=0; while [ \$SECONDS -lt ${2:-$CONS_SECS} ]; do :; done'"
+		"exec bash -c 'SECONDS=0; while [ \$SECONDS -lt $secs ]; do read -r -a s </proc/\$\$/stat; [ \$((s[13] + s[14])) -ge $((CONS_BURN_CPU * 100)) ] && exec sleep \$(($secs - SECONDS)); for ((i = 0; i < 100000; i++)); do :; done; done'"
 }
 
 # cons_cycle_after N - more than N "state committed" lines (cycles).

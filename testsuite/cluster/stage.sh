@@ -26,7 +26,7 @@
 # run left with none of its letters is skipped.  The runs' TAP goes to
 # TAP_FILE numbered as one stream, each run's output is printed as a
 # block.  A watchdog stops a run that exceeds TS_CLUSTER_STAGE_TIMEOUT
-# seconds (default 1080); its trap still takes its cluster down.  Then,
+# seconds (default 1500); its trap still takes its cluster down.  Then,
 # when treeshare is built, release-load.sh (the plugin in the installed
 # release's slurmctld, without slurmdbd) adds its lines.
 set -u -o pipefail
@@ -34,7 +34,7 @@ set -u -o pipefail
 TAP_FILE=${1:?usage: stage.sh TAP_FILE}
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
-LIMIT=${TS_CLUSTER_STAGE_TIMEOUT:-1080}
+LIMIT=${TS_CLUSTER_STAGE_TIMEOUT:-1500}
 mkdir -p "$(dirname "$TAP_FILE")"
 TAP_FILE=$(readlink -f "$TAP_FILE")
 OUT=$(dirname "$TAP_FILE")

@@ -4,11 +4,12 @@
 # cluster_crash.sh's three configurations, each on its own cluster, in
 # parallel (they mostly wait for slurmctld to start), their TAP merged in
 # one stream.  A watchdog stops a run past TS_CRASH_STAGE_TIMEOUT seconds
-# (default 420); its trap still takes its cluster down.  ~2 minutes.
+# (default 900: CI runs it beside Slurm's builds, where two configs took
+# over 420); its trap still takes its cluster down.  ~2 minutes alone.
 set -u -o pipefail
 TAP_FILE=${1:?usage: cluster_stage.sh TAP_FILE}
 HERE=$(cd "$(dirname "$0")" && pwd)
-LIMIT=${TS_CRASH_STAGE_TIMEOUT:-420}
+LIMIT=${TS_CRASH_STAGE_TIMEOUT:-900}
 mkdir -p "$(dirname "$TAP_FILE")"
 TAP_FILE=$(readlink -f "$TAP_FILE")
 OUT=$(dirname "$TAP_FILE")

@@ -4,8 +4,11 @@
 #
 # A cluster lab (testsuite/cluster/cluster, 4 nodes, in $TS_CLUSTER_DIR)
 # whose slurm.conf names node_power-suspend/-resume/-resume-fail as
-# SuspendProgram/ResumeProgram/ResumeFailProgram with SuspendTime=5 and
-# power_save_interval=2.  node_power uses its IPMI backend: ipmitool ->
+# SuspendProgram/ResumeProgram/ResumeFailProgram with SuspendTime=90 and
+# power_save_interval=2.  SuspendTime counts from the nodes' last busy
+# time, before the test powers them on by hand: at 30 s, on a loaded
+# machine (CI's lanes side by side), slurmctld powered the first node
+# down again before the fourth had registered.  node_power uses its IPMI backend: ipmitool ->
 # one ipmi_sim per node -> chassis_control.sh, which starts the node's
 # slurmd ("cluster node on", slurmd -b) or stops it (SIGTERM on soft off,
 # SIGKILL on hard off).  Checked: idle nodes are powered down with never
@@ -73,7 +76,7 @@ cat >"$X/extra.conf" <<END
 SuspendProgram=$TOP/build/bin/node_power-suspend
 ResumeProgram=$TOP/build/bin/node_power-resume
 ResumeFailProgram=$TOP/build/bin/node_power-resume-fail
-SuspendTime=30
+SuspendTime=90
 SuspendTimeout=12
 ResumeTimeout=25
 SuspendRate=0
@@ -260,7 +263,7 @@ kill -CONT "$sim"
 scancel "$job" 2>/dev/null
 
 # --- the job's nodes, idle for SuspendTime, are powered down again --------
-if wait_for 60 "$jobnodes idle~ after SuspendTime 30 + SuspendTimeout 12" \
+if wait_for 150 "$jobnodes idle~ after SuspendTime 90 + SuspendTimeout 12" \
 	bash -c "[ \"\$(sinfo -h -N -p lab -n '$jobnodes' -o %t | sort -u)\" = 'idle~' ]"; then
 	ok "after the job, $jobnodes idle for SuspendTime were powered down: $(states)"
 else

@@ -26,7 +26,8 @@
 # UPSTREAM_STAGES: the stages (default: every release-dependent stage;
 # .ci/run gives the core: harness bench-guard sshare-ext-cluster cluster).  While one
 # release's stages run, the next release's Slurm builds beside them,
-# niced (UPSTREAM_PREBUILD=0: not).
+# at nice UPSTREAM_PREBUILD_NICE (default 10; .ci/run 0: the builds are
+# its longest path) (UPSTREAM_PREBUILD=0: not).
 # Prints each release's build time, each stage's count and time, and as
 # the last line "N passed, N failed" summed over every release; a
 # release whose Slurm or treeshare does not build counts as one failure.
@@ -178,7 +179,8 @@ for i in "${!args[@]}"; do
 	next=$((i + 1))
 	if [ "$prebuild" = 1 ] && [ "$next" -lt ${#args[@]} ]; then
 		nv=$(version "${args[$next]}")
-		SLURM_TARBALL=${args[$next]} nice -n 10 make --no-print-directory deps \
+		SLURM_TARBALL=${args[$next]} nice -n "${UPSTREAM_PREBUILD_NICE:-10}" \
+			make --no-print-directory deps \
 			>"$build/check/upstream-$nv.prebuild.log" 2>&1 &
 		bg=$!
 	fi
