@@ -112,6 +112,10 @@ else
 	say "packages: all installed ($codename)"
 fi
 
+# TS_DEPS_PACKAGES_ONLY=1 (.ci/run): the packages alone; the Slurm
+# source comes with the first make that needs it.
+[ "${TS_DEPS_PACKAGES_ONLY:-0}" = 1 ] && exit 0
+
 # --- a SchedMD release tarball -----------------------------------------
 if [ -n "${SLURM_TARBALL:-}" ]; then
 	bash "$top/contrib/slurm-build.sh" "$SLURM_TARBALL" "$build" || exit 1
