@@ -141,8 +141,11 @@ DEPS_MK := $(BUILD)/deps$(SLURM_TARBALL_VERSION:%=-%).mk
 # check-unit and check-structure test only libtreeshare (pure C, no
 # Slurm header; Check) and the sources (python3): a contributor runs them
 # on a fresh clone, without root and without Slurm's source.
+# check-release and check-upstream bring their own Slurm (a Debian root,
+# SchedMD's releases): not this machine's, which .ci/run's host lane
+# fetches and configures beside them (two make deps on one build/ race).
 NO_DEPS_GOALS := deps deps-deb deps-upstream upstream-slurm clean help check-upstream \
-	check-unit check-structure
+	check-release check-unit check-structure
 # SLURM_TARBALL's tree (build/upstream/slurm-X.Y.Z) is made by make deps too.
 ifneq ($(filter $(abspath $(SLURM_SRC)),$(abspath $(BUILD)/slurm-src) \
 	$(if $(SLURM_TARBALL),$(abspath $(BUILD)/upstream/slurm-$(SLURM_TARBALL_VERSION)))),)
