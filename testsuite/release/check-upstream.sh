@@ -33,10 +33,11 @@
 # release whose Slurm or treeshare does not build counts as one failure.
 #
 # UPSTREAM_BUILD_ONLY=1 (make upstream-slurm): only build each release's
-# Slurm (make deps SLURM_TARBALL=), one after the other, each into
+# Slurm (make deps SLURM_TARBALL=), one after the other (with
+# UPSTREAM_BUILD_PARALLEL=1 all at once), each into
 # BUILD_DIR/check/upstream-VERSION.build.log; exit status 1 if one does
-# not build.  .ci/run runs it niced beside make check, so that
-# check-upstream later finds every Slurm built.
+# not build.  .ci/run runs them all at once beside make check, so that
+# check-upstream then finds every Slurm built.
 set -u -o pipefail
 build=${1:?usage: check-upstream.sh BUILD_DIR TARBALL...}
 shift
@@ -63,18 +64,36 @@ version()
 	echo "${v%.tar.*}"
 }
 
+# build_one TARBALL - one release's Slurm; its line on stdout
+build_one()
+{
+	local v t=$SECONDS
+	v=$(version "$1")
+	if SLURM_TARBALL=$1 make --no-print-directory deps \
+		>"$build/check/upstream-$v.build.log" 2>&1; then
+		echo "upstream-slurm: Slurm $v built in $((SECONDS - t))s"
+	else
+		echo "upstream-slurm: Slurm $v does not build (log: $build/check/upstream-$v.build.log)"
+		return 1
+	fi
+}
+
 if [ "${UPSTREAM_BUILD_ONLY:-0}" = 1 ]; then
 	rc=0
+	if [ "${UPSTREAM_BUILD_PARALLEL:-0}" = 1 ]; then
+		# each in its own build/upstream/slurm-X, inst-X and logs
+		pids=()
+		for tb in "$@"; do
+			build_one "$tb" &
+			pids+=($!)
+		done
+		for p in "${pids[@]}"; do
+			wait "$p" || rc=1
+		done
+		exit "$rc"
+	fi
 	for tb in "$@"; do
-		v=$(version "$tb")
-		t=$SECONDS
-		if SLURM_TARBALL=$tb make --no-print-directory deps \
-			>"$build/check/upstream-$v.build.log" 2>&1; then
-			echo "upstream-slurm: Slurm $v built in $((SECONDS - t))s"
-		else
-			echo "upstream-slurm: Slurm $v does not build (log: $build/check/upstream-$v.build.log)"
-			rc=1
-		fi
+		build_one "$tb" || rc=1
 	done
 	exit "$rc"
 fi
