@@ -49,7 +49,8 @@ power_set() {
 			echo "$v" >"$dir/power.$node"
 			[ "$v" = 0 ] && note "off done"
 		elif [ ! -e "$dir/nosoft.$node" ]; then
-			detached bash -c "sleep 0.5; echo 0 >'$dir/power.$node'; echo \"\$(date +%s.%N) $node off done\" >>'$LOG'"
+			# the OS's shutdown: 0.5 s, or what $dir/soft_off_secs says
+			detached bash -c "sleep $(cat "$dir/soft_off_secs" 2>/dev/null || echo 0.5); echo 0 >'$dir/power.$node'; echo \"\$(date +%s.%N) $node off done\" >>'$LOG'"
 		fi
 	elif [ "$v" = 1 ]; then
 		detached "$CLUSTER" --dir "$dir" node on "$node"

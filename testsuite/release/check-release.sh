@@ -15,10 +15,12 @@
 #     adds deb-src and fetches the exact Slurm source itself), with
 #     CHECK_SKIP="$RELEASE_SKIP" (default: fuzz unit-valgrind, the stages
 #     whose code never sees Slurm and which the host's make check runs)
-#     and WITH_CI_STAGES as given, TS_LAB_PORTS=RELEASE_LAB_PORTS (the
-#     labs' port range: the root's /tmp, where labs claim their ports, is
-#     not the host's, so .ci/run gives the root a range of its own) (.ci/run: 1; stage "package" then builds
-#     and tests DIST's packages in a root nested in this one);
+#     and WITH_CI_STAGES as given (.ci/run: 1; stage "package" then builds
+#     and tests DIST's packages in a root nested in this one),
+#     TS_LAB_PORTS=RELEASE_LAB_PORTS (the labs' port range: the root's
+#     /tmp, where labs claim their ports, is not the host's, so .ci/run
+#     gives the root a range of its own), at nice RELEASE_NICE (default
+#     10; .ci/run 0: its longest lane);
 #  5. always, also on failure or interruption (trap): every process whose
 #     root is inside the root killed by pid, everything unmounted, the
 #     inner TAP and logs copied to BUILD/release-DIST/check, the root
@@ -110,7 +112,7 @@ main()
 	{
 		bash "$ROOTSH" run "$R" "CHECK_SKIP=$SKIP" \
 			"WITH_CI_STAGES=${WITH_CI_STAGES:-}" \
-			"TS_LAB_PORTS=${RELEASE_LAB_PORTS:-${TS_LAB_PORTS:-}}" bash -c "cd $IN && nice -n 10 make check" 2>&1
+			"TS_LAB_PORTS=${RELEASE_LAB_PORTS:-${TS_LAB_PORTS:-}}" bash -c "cd $IN && nice -n ${RELEASE_NICE:-10} make check" 2>&1
 		echo $? >"$WORK/inner.rc"
 	} | tee "$LOG" &
 	wait $!
