@@ -170,7 +170,7 @@ cluster_up()
 	local t=$(date +%s) rc
 	# bounded, but not tight: CI runs labs beside Slurm builds, where
 	# mariadbd alone took 29 s to start
-	timeout 180 "$TS_CLUSTER" up --plugin "$1" --nodes 2 >>"$UP_LOG" 2>&1
+	timeout 300 "$TS_CLUSTER" up --plugin "$1" --nodes 2 >>"$UP_LOG" 2>&1
 	rc=$?
 	echo "cluster.sh: up exited $rc after $(($(date +%s) - t))s" >>"$UP_LOG"
 	return $rc

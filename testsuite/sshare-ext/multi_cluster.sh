@@ -60,8 +60,8 @@ limits()
 
 t0=$(date +%s)
 : >"$UP_LOG"
-if ! { timeout 60 "$TS_CLUSTER" --dir "$D1" up --nodes 1 &&
-       timeout 60 "$TS_CLUSTER" --dir "$D2" up --nodes 1 --name tslab2 \
+if ! { timeout 300 "$TS_CLUSTER" --dir "$D1" up --nodes 1 &&
+       timeout 300 "$TS_CLUSTER" --dir "$D2" up --nodes 1 --name tslab2 \
 		--dbd-of "$D1" --plugin "$plugin2" &&
        limits "$C1" "$D1" && limits "$C2" "$D2"; } >>"$UP_LOG" 2>&1; then
 	not_ok "-M: clusters tslab and tslab2 (--dbd-of) come up on one slurmdbd" \
