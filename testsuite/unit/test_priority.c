@@ -613,12 +613,72 @@ START_TEST(one_pass_weighing_equals_factors_then_weights)
 }
 END_TEST
 
+/*
+ * A pending job's TRES sum (the fast path of ts_prio_tres_weighted_sum())
+ * is, to the bit, its factors over zeros then weighed, with weights that
+ * are NaN, -0.0 and negative, a request of 0 and a partition total of 0;
+ * and with allocated counts (the general path) likewise.
+ */
+START_TEST(pending_tres_sum_equals_factors_then_weights_for_odd_weights)
+{
+	static const double w[TRES_N] = { NAN, -0.0, -3 };
+	static const uint64_t cnt[TRES_N] = { 0, 10, 7 };
+	const struct ts_prio_part p = {
+		.job_factor = 1, .norm = 1, .max_time = 60, .tres_cnt = cnt
+	};
+	uint64_t req[TRES_N] = { 4, 0, 5 };
+	uint64_t alloc[TRES_N] = { 2, TS_PRIO_NO_CONSUME, 3 };
+	struct ts_prio_config c = config();
+	struct ts_prio_job j = job();
+	uint32_t on[TRES_N];
+	int sel, a;
+
+	c.w_tres = w;
+	c.tres_cnt = TRES_N;
+	j.tres_req = req;
+	for (a = 0; a < 2; a++) {
+		j.tres_alloc = a ? alloc : NULL;
+		for (sel = 0; sel < 2; sel++) {
+			double scratch[TRES_N] = { 9, 9, 9 };
+			double b[TRES_N] = { 0 };
+			double s1, s2;
+
+			c.tres_on = sel ? on : NULL;
+			c.n_tres_on =
+				sel ? ts_prio_tres_select(w, TRES_N, on) : 0;
+			ts_prio_tres_factors(&c, &j, &p, b);
+			s2 = ts_prio_tres_weigh(&c, b);
+			s1 = ts_prio_tres_weighted_sum(&c, &j, &p, scratch);
+			ck_assert_mem_eq(&s1, &s2, sizeof(s1));
+			ck_assert_mem_eq(scratch, b, sizeof(b));
+			ck_assert(isnan(s1));
+		}
+	}
+	/* Without the NaN: 4/0 -> 0, 0 -> -0.0 * 0, 5/7 * -3. */
+	{
+		static const double w2[TRES_N] = { 1, -0.0, -3 };
+		double scratch[TRES_N];
+
+		c.w_tres = w2;
+		c.tres_on = NULL;
+		j.tres_alloc = NULL;
+		ck_assert_double_eq(
+			ts_prio_tres_weighted_sum(&c, &j, &p, scratch),
+			5.0 / 7.0 * -3.0);
+		ck_assert(signbit(scratch[1]));
+	}
+}
+END_TEST
+
 Suite *suite_priority(void)
 {
 	Suite *s = suite_create("priority");
 	TCase *tc = tcase_create("factors");
 
 	tcase_add_test(tc, age_is_wait_divided_by_max_age);
+	tcase_add_test(
+		tc,
+		pending_tres_sum_equals_factors_then_weights_for_odd_weights);
 	tcase_add_test(tc, age_saturates_at_one_after_max_age);
 	tcase_add_test(tc, age_is_zero_before_accrual_or_with_zero_weight);
 	tcase_add_test(tc, job_size_favours_large_by_node_and_cpu_share);
