@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * credential_fs.c - Maui's fair-share component over a job's credentials
+ * (see credential_fs.h).
+ */
+#include "credential_fs.h"
+
+#include <float.h>
+#include <math.h>
+
+/* Below any ratio delta of a target of 1% or more (1 - 100 / 1 = -99). */
+#define RATIO_ZERO_TARGET_OVER (-100.0)
+
+static const char *const cred_names[TS_CRED_N] = {
+	[TS_CRED_USER] = "user",       [TS_CRED_GROUP] = "group",
+	[TS_CRED_ACCOUNT] = "account", [TS_CRED_QOS] = "qos",
+	[TS_CRED_CLASS] = "class",
+};
+
+const char *ts_cred_name(enum ts_cred c)
+{
+	return (unsigned)c < TS_CRED_N ? cred_names[c] : "?";
+}
+
+/* v clamped into lo..hi; NaN is lo. */
+static double clamp(double v, double lo, double hi)
+{
+	if (!(v > lo))
+		return lo;
+	return v > hi ? hi : v;
+}
+
+double ts_cred_delta(const struct ts_target *tg, double usage_pct,
+		     enum ts_fs_policy policy)
+{
+	double t, u = clamp(usage_pct, 0, 100), d;
+
+	if (!tg)
+		return 0.0;
+	t = clamp(tg->percent, 0, 100);
+	if (policy == TS_FS_POLICY_RATIO)
+		d = t > 0 ? 1.0 - u / t : (u > 0 ? RATIO_ZERO_TARGET_OVER : 0);
+	else
+		d = t - u;
+	if (tg->kind == TS_TARGET_CAP && d > 0)
+		d = 0;
+	if (tg->kind == TS_TARGET_FLOOR && d < 0)
+		d = 0;
+	return d;
+}
+
+/* A weight as the component uses it: a non-finite one is 0. */
+static double weight_of(double w)
+{
+	return isfinite(w) ? w : 0.0;
+}
+
+/* Huge finite weights can overflow a product: the largest finite. */
+static double bounded(double v)
+{
+	if (isnan(v))
+		return 0.0;
+	return clamp(v, -DBL_MAX, DBL_MAX);
+}
+
+void ts_cred_fs(const struct ts_cred_term term[TS_CRED_N], double fs_weight,
+		struct ts_cred_fs *out)
+{
+	double mean = 0.0, weights = 0.0;
+	int c;
+
+	out->sum = 0.0;
+	for (c = 0; c < TS_CRED_N; c++) {
+		const struct ts_cred_term *t = &term[c];
+		double w = weight_of(t->weight);
+
+		out->delta[c] =
+			ts_cred_delta(t->target, t->usage_pct, t->policy);
+		out->sum += w * out->delta[c];
+		if (t->target && w > 0) {
+			mean += w * ts_targets_factor(t->target, t->usage_pct,
+						      t->policy);
+			weights += w;
+		}
+	}
+	out->sum = bounded(out->sum);
+	out->component = bounded(weight_of(fs_weight) * out->sum);
+	out->factor = 0.5;
+	if (weights > 0 && isfinite(mean / weights))
+		out->factor = clamp(mean / weights, 0, 1);
+}

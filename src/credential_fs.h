@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * credential_fs.h - Maui's fair-share priority component over a job's
+ * credentials (seed 003, 6.3.3; issue 27): its user, group, account, QOS
+ * and class each compare their share of delivered usage with their
+ * target, and the component is FSWEIGHT x the sum over the credential
+ * types of FS<TYPE>WEIGHT x delta.
+ *
+ * A credential's delta, for usage U and target T (percent of delivered
+ * usage; U clamped into 0..100, NaN counts as 0, as targets.h does):
+ *   difference (Maui's default)  T - U       (percentage points)
+ *   ratio (FSPOLICY with '%')    1 - U / T   (T = 0: 0 at U = 0, else
+ *                                             -100, below any delta of
+ *                                             a target of 1% or more,
+ *                                             where Maui divides by 0)
+ *   a target as it is, a cap (T-) only when negative (min(delta, 0)), a
+ *   floor (T+) only when positive (max(delta, 0)), no target: 0.
+ * Moab's worked example (user target 50 usage 45, group no target,
+ * account 25 / 35, QOS 10+ / 25, class none; weights 100, 10, 20, 30,
+ * 40, 0): 100 x (10 x 5 + 20 x 0 + 30 x -10 + 40 x 0 + 0 x 0) = -25000.
+ *
+ * The factor for Slurm's PriorityWeightFairshare (0..1): the mean of the
+ * credentials' targets.h factors (ts_targets_factor()), weighted by
+ * their FS<TYPE>WEIGHT, over the credentials that have a target and a
+ * weight above 0; 0.5 when none has.  Each factor is 0.5 on target and
+ * non-increasing in usage, so the mean is too; under the difference
+ * policy it is exactly 0.5 + sum / (200 x those weights' sum): Maui's
+ * sum scaled into 0..1 with nothing to clip.
+ *
+ * A weight that is not finite counts as 0 (the configuration refuses
+ * one); nothing returned is NaN or infinite.
+ */
+#ifndef TS_CREDENTIAL_FS_H
+#define TS_CREDENTIAL_FS_H
+
+#include "targets.h"
+
+/* Maui's credential types, in diagnose -p's FS(USR:GRP:ACC:QOS:CLS) order. */
+enum ts_cred {
+	TS_CRED_USER,
+	TS_CRED_GROUP,
+	TS_CRED_ACCOUNT,
+	TS_CRED_QOS,
+	TS_CRED_CLASS, /* Maui's class: a Slurm partition */
+	TS_CRED_N,
+};
+
+/* One credential of a job as the component sees it. */
+struct ts_cred_term {
+	const struct ts_target *target; /* NULL: no target */
+	enum ts_fs_policy policy;
+	double usage_pct; /* its share of delivered usage, 0..100 */
+	double weight;	  /* FS<TYPE>WEIGHT */
+};
+
+struct ts_cred_fs {
+	double delta[TS_CRED_N]; /* ts_cred_delta() of each */
+	double sum;		 /* sum of weight x delta */
+	double component;	 /* fs_weight x sum: Maui's FS component */
+	double factor;		 /* 0..1, 0.5 on target */
+};
+
+/* ts_cred_name() - "user", "group", "account", "qos", "class". */
+const char *ts_cred_name(enum ts_cred c);
+
+/*
+ * ts_cred_delta() - the delta of usage_pct against tg (NULL: none, 0)
+ * under policy, as above.  Finite.
+ */
+double ts_cred_delta(const struct ts_target *tg, double usage_pct,
+		     enum ts_fs_policy policy);
+
+/*
+ * ts_cred_fs() - the component of a job whose credentials are
+ * term[0 .. TS_CRED_N) (indexed by enum ts_cred), with FSWEIGHT
+ * fs_weight, into *out.
+ */
+void ts_cred_fs(const struct ts_cred_term term[TS_CRED_N], double fs_weight,
+		struct ts_cred_fs *out);
+
+#endif /* TS_CREDENTIAL_FS_H */
