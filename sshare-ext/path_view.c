@@ -31,6 +31,16 @@
 
 #define MAX_MATCHES 64
 
+/*
+ * Usage as sshare prints RawUsage: Slurm converts the long double to an
+ * integer (truncates), so 37.6 CPU-seconds of consumed usage read 37 in
+ * both tools, not 38 here.
+ */
+static long double raw_usage(long double usage)
+{
+	return isfinite(usage) ? truncl(usage) : usage;
+}
+
 static void ratio(char *buf, size_t len, long double usage, double perc)
 {
 	if (perc > 0)
@@ -48,7 +58,7 @@ static void path_line(FILE *f, const struct share_set *s, long i)
 	ratio(r, sizeof(r), t->usage[i], e->perc[i]);
 	fprintf(f, "%-10s: %5u %10.0Lf / %.3f = %s\n",
 		i ? ts_tree_name(t, (size_t)i) : "TREEROOT", t->id[i],
-		t->usage[i], e->perc[i], r);
+		raw_usage(t->usage[i]), e->perc[i], r);
 }
 
 /* Root first; a loop, not recursion: a file may nest very deep. */
@@ -103,7 +113,8 @@ static void entity(FILE *f, const struct share_set *s, long i)
 		fprintf(f, "Shares\t\t\t\t\t: %u\n", t->shares[i]);
 	fprintf(f, "Percentage\t\t\t\t: %f%%\n", e->perc[i] * 100.0);
 	fprintf(f, "fairshare_tree_usage\t: %f\n", e->tree_usage[i]);
-	fprintf(f, "usage\t\t\t\t\t: %.0Lf (RawUsage%s)\n", t->usage[i],
+	fprintf(f, "usage\t\t\t\t\t: %.0Lf (RawUsage%s)\n",
+		raw_usage(t->usage[i]),
 		s->consumed ? ", consumed CPU-seconds" : "");
 	ratio(r, sizeof(r), t->usage[i], e->perc[i]);
 	fprintf(f, "usage/perc\t\t\t\t: %s\n", r);

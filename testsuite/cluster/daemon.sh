@@ -17,21 +17,24 @@
 
 # pid_alive PID - the process exists and is not a zombie.  PID 1 on this
 # VM reaps orphans only every ~2 s, so a killed daemon lingers as Z.
+# Both read /proc/PID/stat in bash, with no fork: chassis_control.sh
+# answers ipmi_sim's "get power" with them inside its event loop.
 pid_alive()
 {
-	local st
-	[ -n "${1:-}" ] && [ -r "/proc/$1/stat" ] || return 1
-	st=$(sed 's/^.*) \(.\).*$/\1/' "/proc/$1/stat" 2>/dev/null) ||
-		return 1
+	local stat st
+	[ -n "${1:-}" ] || return 1
+	{ read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
+	stat=${stat##*) }
+	st=${stat%% *}
 	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
 }
 
 # proc_starttime PID - the process's start time in clock ticks since boot.
 proc_starttime()
 {
-	local rest
-	rest=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
-	set -- $rest
+	local stat
+	{ read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
+	set -- ${stat##*) }
 	echo "${20}"
 }
 

@@ -78,7 +78,7 @@ ResumeProgram=$TOP/build/bin/node_power-resume
 ResumeFailProgram=$TOP/build/bin/node_power-resume-fail
 SuspendTime=90
 SuspendTimeout=12
-ResumeTimeout=25
+ResumeTimeout=45
 SuspendRate=0
 ResumeRate=0
 BatchStartTimeout=10
@@ -120,9 +120,9 @@ chassis_all() { bmc_chassis_all $NODES; }
 cat >"$D/etc/node_power.json" <<END
 { "backend": "ipmi", "power_on_off_enable": "True",
   "poweroff_eligible": "n[1-4]", "max_concurrent_nodes": "2",
-  "min_node_down_delay": "3", "max_wait": 90,
+  "min_node_down_delay": "3", "max_wait": 30,
   "command_timeout": 10, "command_retries": 3, "soft_off_timeout": 5,
-  "confirm_timeout": 60,
+  "confirm_timeout": 30,
   "log_file": "$D/log/node_power.log",
   "state_file": "$D/state/node_power.state",
   "bmc": { $(bmc_json $NODES) } }
@@ -135,10 +135,13 @@ check "node_power check-config accepts the cluster's configuration" \
 # command_retries 3 (ipmitool -R): on a loaded machine (CI's lanes side by
 # side) ipmi_sim answered a status query later than ipmitool's 1 s once,
 # and with 1 retry n1's power-on was reported failed though it was on.
-# max_wait 90 and confirm_timeout 60: with max 2 nodes in transition the
+# max_wait 30 and confirm_timeout 30: with max 2 nodes in transition the
 # last two wait for the first two to be confirmed, and a slurmd started or
 # stopped by its chassis took longer than the 9 s and 10 s once allowed
 # under CI's load (the resume and then the power down failed).
+# ResumeTimeout 45: slurmctld kills a power program still running after
+# max(SuspendTimeout, ResumeTimeout) (25 s once killed the power down of
+# four nodes midway; its claims were then "repaired" by the next run).
 
 # --- power the nodes on, as an administrator would -------------------------
 "${NPC[@]}" resume 'n[1-4]'
@@ -260,7 +263,7 @@ kill -STOP "$sim"
 echo "$sim" >>"$X/stopped"
 start=$(now_ms)
 job=$(sbatch --parsable -w n4 -p lab -o /dev/null --wrap true)
-if wait_for 60 "n4 down~ after ResumeTimeout 25" node_state n4 'down~'; then
+if wait_for 90 "n4 down~ after ResumeTimeout 45" node_state n4 'down~'; then
 	ok "hung BMC of n4: slurmctld marks it down~ at ResumeTimeout ($(( ($(now_ms) - start) / 1000 )) s)"
 else
 	not_ok "hung BMC of n4: down~ ($(states))"

@@ -93,6 +93,21 @@ LINES
 check "seed000: -g scott shows tree usage 0.832973 and the path 1201/1668/4167" \
 	t_path_view
 
+# -g prints usage as sshare prints RawUsage: Slurm truncates the long
+# double (consumed usage is fractional CPU-seconds), so scott's 999.7
+# reads 999 in -g's usage and path lines and in the table, never 1000.
+t_path_usage_truncated()
+{
+	"$B" --input "$SEED" --usage scott@group2=999.7 -g scott >"$tmp/gt" &&
+		"$B" --input "$SEED" --usage scott@group2=999.7 -P \
+			-o Account,User,RawUsage >"$tmp/gtt" || return 1
+	expect "table RawUsage" "$(grep '|scott|' "$tmp/gtt" | cut -d'|' -f3)" 999 &&
+	expect "-g usage" "$(sed -n 's/^usage\t*: \([0-9]*\) (RawUsage)$/\1/p' "$tmp/gt")" 999 &&
+	expect "-g path" "$(awk '$1 == "scott" { print $4 }' "$tmp/gt")" 999
+}
+check "-g shows a fractional usage (999.7) truncated as sshare's RawUsage: 999 in usage, path and table" \
+	t_path_usage_truncated
+
 # The Account column as sshare indents it, rows in Slurm's order (users
 # by name: scott before suzy, though the file lists suzy first).
 t_indentation()
