@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * credential_usage.c - Maui's fair-share usage per credential: one set
+ * of usage windows per credential type, charged together.
+ */
+#include <math.h>
+
+#include "credential_usage.h"
+
+int ts_cred_usage_init(struct ts_cred_usage *cu, uint32_t interval,
+		       uint32_t depth, double decay, int64_t now,
+		       struct ts_error *err)
+{
+	int c, rc;
+
+	for (c = 0; c < TS_CRED_N; c++) {
+		rc = ts_windows_init(&cu->w[c], interval, depth, decay, now, 16,
+				     err);
+		if (rc != TS_OK) {
+			while (c-- > 0)
+				ts_windows_free(&cu->w[c]);
+			return rc;
+		}
+	}
+	return TS_OK;
+}
+
+void ts_cred_usage_free(struct ts_cred_usage *cu)
+{
+	int c;
+
+	for (c = 0; c < TS_CRED_N; c++)
+		ts_windows_free(&cu->w[c]);
+}
+
+int ts_cred_usage_charge(struct ts_cred_usage *cu,
+			 const struct ts_cred_ids *ids, long double amount,
+			 int64_t t, struct ts_error *err)
+{
+	int c;
+
+	if (!isfinite(amount) || amount < 0)
+		return ts_error_set(err, TS_EINVAL, -1,
+				    "usage %Lg is not a finite amount >= 0",
+				    amount);
+	/*
+	 * Room first: a slot added and not charged holds zeros, so a
+	 * failure here leaves every sum as it was.
+	 */
+	for (c = 0; c < TS_CRED_N; c++)
+		if (ts_windows_add_assoc(&cu->w[c], ids->id[c], err) < 0)
+			return TS_ENOMEM;
+	/* Known ids and a valid amount: these cannot fail. */
+	for (c = 0; c < TS_CRED_N; c++) {
+		ts_windows_add_at(&cu->w[c], ids->id[c], amount, t, NULL);
+		ts_windows_add_total_at(&cu->w[c], amount, t, NULL);
+	}
+	return TS_OK;
+}
+
+void ts_cred_usage_roll(struct ts_cred_usage *cu, int64_t now)
+{
+	int c;
+
+	for (c = 0; c < TS_CRED_N; c++)
+		ts_windows_roll(&cu->w[c], now);
+}
+
+double ts_cred_usage_pct(const struct ts_cred_usage *cu, enum ts_cred c,
+			 uint32_t id)
+{
+	if ((unsigned)c >= TS_CRED_N)
+		return 0;
+	return 100.0 * ts_windows_usage(&cu->w[c], id);
+}
+
+int ts_cred_usage_reconfigure(struct ts_cred_usage *cu, uint32_t interval,
+			      uint32_t depth, double decay, int64_t now,
+			      struct ts_error *err)
+{
+	const struct ts_windows *first = &cu->w[0];
+	uint32_t old_interval = first->interval, old_depth = first->depth;
+	double old_decay = first->decay;
+	int c, rc;
+
+	for (c = 0; c < TS_CRED_N; c++) {
+		rc = ts_windows_reconfigure(&cu->w[c], interval, depth, decay,
+					    now, NULL, err);
+		if (rc == TS_OK)
+			continue;
+		/*
+		 * A range error fails the first type, before any change; a
+		 * later one can only fail to grow its depth, and undoing a
+		 * growth drops only the empty windows it added.
+		 */
+		while (c-- > 0)
+			ts_windows_reconfigure(&cu->w[c], old_interval,
+					       old_depth, old_decay, now, NULL,
+					       NULL);
+		return rc;
+	}
+	return TS_OK;
+}
