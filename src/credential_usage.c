@@ -3,8 +3,6 @@
  * credential_usage.c - Maui's fair-share usage per credential: one set
  * of usage windows per credential type, charged together.
  */
-#include <math.h>
-
 #include "credential_usage.h"
 
 int ts_cred_usage_init(struct ts_cred_usage *cu, uint32_t interval,
@@ -39,10 +37,8 @@ int ts_cred_usage_charge(struct ts_cred_usage *cu,
 {
 	int c;
 
-	if (!isfinite(amount) || amount < 0)
-		return ts_error_set(err, TS_EINVAL, -1,
-				    "usage %Lg is not a finite amount >= 0",
-				    amount);
+	if (ts_windows_check_amount(amount, err) != TS_OK)
+		return TS_EINVAL;
 	/*
 	 * Room first: a slot added and not charged holds zeros, so a
 	 * failure here leaves every sum as it was.

@@ -254,7 +254,7 @@ int64_t ts_windows_roll(struct ts_windows *w, int64_t now)
 	return shifts;
 }
 
-static int check_amount(long double amount, struct ts_error *err)
+int ts_windows_check_amount(long double amount, struct ts_error *err)
 {
 	/*
 	 * x - x is 0 only for finite x.  Not isfinite(): valgrind runs long
@@ -289,7 +289,7 @@ static int charge(struct ts_windows *w, int id_row, uint32_t id,
 	uint32_t k;
 	long slot = 0;
 
-	if (check_amount(amount, err))
+	if (ts_windows_check_amount(amount, err))
 		return TS_EINVAL;
 	if (id_row && (slot = ts_windows_slot(w, id)) < 0)
 		return ts_error_set(err, TS_ENOENT, -1,

@@ -125,6 +125,12 @@ int64_t ts_windows_roll(struct ts_windows *w, int64_t now);
 int ts_windows_add(struct ts_windows *w, uint32_t id, long double amount,
 		   int64_t now, struct ts_error *err);
 
+/*
+ * ts_windows_check_amount() - is amount a usage the add functions take
+ * (finite, >= 0)?  RET TS_OK or TS_EINVAL with a message naming it.
+ */
+int ts_windows_check_amount(long double amount, struct ts_error *err);
+
 /* ts_windows_add_total() - the same for the total delivered usage. */
 int ts_windows_add_total(struct ts_windows *w, long double amount, int64_t now,
 			 struct ts_error *err);
