@@ -32,13 +32,17 @@
 #define MAX_MATCHES 64
 
 /*
- * Usage as sshare prints RawUsage: Slurm converts the long double to an
- * integer (truncates), so 37.6 CPU-seconds of consumed usage read 37 in
- * both tools, not 38 here.
+ * Node i's usage as sshare prints RawUsage: online the controller's own
+ * (the tree holds NormUsage x root's, which read 9 for sshare's 10 once);
+ * offline the file's, truncated as Slurm converts its long double.
  */
-static long double raw_usage(long double usage)
+static long double raw_usage(const struct share_set *s, long i)
 {
-	return isfinite(usage) ? truncl(usage) : usage;
+	long double u = s->tree.usage[i];
+
+	if (s->raw_usage)
+		return (long double)s->raw_usage[i];
+	return isfinite(u) ? truncl(u) : u;
 }
 
 static void ratio(char *buf, size_t len, long double usage, double perc)
@@ -55,10 +59,10 @@ static void path_line(FILE *f, const struct share_set *s, long i)
 	const struct share_ext *e = &s->ext;
 	char r[64];
 
-	ratio(r, sizeof(r), t->usage[i], e->perc[i]);
+	ratio(r, sizeof(r), raw_usage(s, i), e->perc[i]);
 	fprintf(f, "%-10s: %5u %10.0Lf / %.3f = %s\n",
 		i ? ts_tree_name(t, (size_t)i) : "TREEROOT", t->id[i],
-		raw_usage(t->usage[i]), e->perc[i], r);
+		raw_usage(s, i), e->perc[i], r);
 }
 
 /* Root first; a loop, not recursion: a file may nest very deep. */
@@ -113,10 +117,9 @@ static void entity(FILE *f, const struct share_set *s, long i)
 		fprintf(f, "Shares\t\t\t\t\t: %u\n", t->shares[i]);
 	fprintf(f, "Percentage\t\t\t\t: %f%%\n", e->perc[i] * 100.0);
 	fprintf(f, "fairshare_tree_usage\t: %f\n", e->tree_usage[i]);
-	fprintf(f, "usage\t\t\t\t\t: %.0Lf (RawUsage%s)\n",
-		raw_usage(t->usage[i]),
+	fprintf(f, "usage\t\t\t\t\t: %.0Lf (RawUsage%s)\n", raw_usage(s, i),
 		s->consumed ? ", consumed CPU-seconds" : "");
-	ratio(r, sizeof(r), t->usage[i], e->perc[i]);
+	ratio(r, sizeof(r), raw_usage(s, i), e->perc[i]);
 	fprintf(f, "usage/perc\t\t\t\t: %s\n", r);
 	cap_lines(f, s, i);
 	fprintf(f, "Path from root: \n");

@@ -32,6 +32,7 @@ void share_set_free(struct share_set *s)
 	}
 	free(s->rows);
 	free(s->row_node);
+	free(s->raw_usage);
 	if (s->have_tree)
 		ts_tree_free(&s->tree);
 	ts_fs_free(&s->main);

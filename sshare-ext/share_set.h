@@ -92,6 +92,12 @@ struct share_set {
 	/* The whole tree (all users) and each algorithm's results. */
 	struct ts_tree tree;
 	int have_tree;
+	/*
+	 * Online: per tree node, the controller's RawUsage as sshare shows
+	 * it (the tree's usage is NormUsage x root's, a finer scale); NULL
+	 * offline, where the tree's usage is the file's.
+	 */
+	uint64_t *raw_usage;
 	struct ts_fs main; /* offline: algo's results, the rows' columns */
 	struct share_ext ext;
 	int have_ext;

@@ -324,7 +324,8 @@ static int build_tree(struct share_set *s, shares_response_msg_t *resp,
 	uint64_t root = 0;
 	int rc = TS_OK;
 
-	if (!stack || ts_tree_init(&s->tree, n, err)) {
+	s->raw_usage = malloc((n + 1) * sizeof(*s->raw_usage));
+	if (!stack || !s->raw_usage || ts_tree_init(&s->tree, n, err)) {
 		free(stack);
 		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
 	}
@@ -363,6 +364,7 @@ static int build_tree(struct share_set *s, shares_response_msg_t *resp,
 			rc = err->code;
 			break;
 		}
+		s->raw_usage[x] = o->usage_raw;
 		if (o->user)
 			continue;
 		/* an account: its children follow; keep its ancestors */
