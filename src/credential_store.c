@@ -66,8 +66,7 @@ static int same_parameters(const struct ts_cred_usage *cu, struct ts_error *err)
 		    w->decay != a->decay)
 			return ts_error_set(
 				err, TS_ECORRUPT, -1,
-				"%s: windows of %u s x %u, decay %g, unlike "
-				"user's %u s x %u, decay %g",
+				"%s: windows of %u s x %u, decay %g, unlike user's %u s x %u, decay %g",
 				ts_cred_name((enum ts_cred)c), w->interval,
 				w->depth, w->decay, a->interval, a->depth,
 				a->decay);

@@ -159,9 +159,9 @@ START_TEST(types_with_different_windows_are_refused)
 						T0 + 9000, NULL, &err),
 			 TS_OK);
 	encode(&a, &img, &n);
-	expect_defect(img, n,
-		      "qos: windows of 3600 s x 5, decay 0.5, unlike "
-		      "user's 3600 s x 3");
+	expect_defect(
+		img, n,
+		"qos: windows of 3600 s x 5, decay 0.5, unlike user's 3600 s x 3");
 	free(img);
 	ts_cred_usage_free(&a);
 }
