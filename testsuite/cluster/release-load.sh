@@ -82,6 +82,17 @@ mkdir -p "$DIR/state" "$DIR/spool" "$DIR/log" "$DIR/run"
 chmod 755 "$DIR" "$DIR/run" # munged wants its socket's path open to all
 export SLURM_CONF=$DIR/slurm.conf
 
+# pid_in FILE - the pid on the first line of a Slurm pid file.  Only the
+# first line: from 25.11 on, the slurmctld started by "scontrol
+# reconfigure" rewrites the file from its start without truncating it
+# (update_pidfile(), src/common/daemonize.c), so a new pid shorter than
+# the old one leaves the old one's tail on a second line ("455", "2"
+# after 31662; seen in CI).
+pid_in() {
+	local pid
+	read -r pid 2>/dev/null <"$1" && [[ $pid =~ ^[0-9]+$ ]] && echo "$pid"
+}
+
 # Every process of ours, by pid file, then any slurmstepd of our slurmd
 # (its environment names our slurm.conf).
 stop_all() {
@@ -90,7 +101,7 @@ stop_all() {
 	wait_for 15 sh -c '! squeue -h | grep -q .'
 	for f in "$DIR"/run/slurmd.pid "$DIR"/run/slurmctld.pid \
 		"$DIR"/run/munged.pid; do
-		[ -f "$f" ] && p=$(cat "$f") && kill "$p" 2>/dev/null
+		p=$(pid_in "$f") && kill "$p" 2>/dev/null
 	done
 	for p in $(pgrep -x slurmstepd); do
 		tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" |
@@ -160,7 +171,7 @@ slurmctld 2>"$DIR/log/slurmctld.err" &&
 	slurmd -N n1 2>"$DIR/log/slurmd.err" &&
 	wait_for 30 sh -c 'sinfo -h -o %T | grep -qx idle'
 up=$?
-ctld=$(cat "$DIR/run/slurmctld.pid" 2>/dev/null)
+ctld=$(pid_in "$DIR/run/slurmctld.pid")
 grep -q "$SO" "/proc/${ctld:-0}/maps" 2>/dev/null
 check release_load_real_slurmctld_maps_priority_treeshare_so $? \
 	"daemons up: $([ $up = 0 ] && echo yes || echo no); $(tail -3 "$DIR/log/slurmctld.log" "$DIR/log/munged.log" 2>/dev/null)"
@@ -206,7 +217,7 @@ check release_load_survives_sprio_l_twice $? \
 scontrol reconfigure >"$DIR/log/reconfigure.out" 2>&1
 sleep 2
 wait_for 30 scontrol ping
-new=$(cat "$DIR/run/slurmctld.pid" 2>/dev/null)
+new=$(pid_in "$DIR/run/slurmctld.pid")
 r3=$(rows)
 [ -n "$r3" ] && [ "$r3" = "$r1" ] && grep -q "$SO" "/proc/${new:-0}/maps"
 check release_load_survives_scontrol_reconfigure_and_a_third_sprio_l $? \

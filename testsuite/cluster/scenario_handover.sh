@@ -59,11 +59,13 @@ handover_usage()
 }
 
 # handover_daemon_up - a daemonised slurmctld answers; HANDOVER_PID is
-# the pid in its pid file
+# the pid on its pid file's first line (the file is not truncated when a
+# reconfigure's new slurmctld rewrites it: release-load.sh pid_in)
 handover_daemon_up()
 {
 	ts_ctld_answers &&
-		HANDOVER_PID=$(cat "$TS_CLUSTER_DIR/run/slurmctld.pid" 2>/dev/null) &&
+		read -r HANDOVER_PID 2>/dev/null <"$TS_CLUSTER_DIR/run/slurmctld.pid" &&
+		[[ $HANDOVER_PID =~ ^[0-9]+$ ]] &&
 		[ -n "$(ts_pids_alive "$HANDOVER_PID")" ]
 }
 
