@@ -22,7 +22,9 @@
 #    Slurm's whole "make".  Both: make -j$(nproc), then install.
 # 4. A stamp (SLURM_SRC/.treeshare-configured: the tarball's SHA-256 and
 #    the build mode) makes a second run with the same tarball do nothing;
-#    a run that stopped after configure goes on from there.
+#    a run that stopped after configure goes on from there.  A run
+#    waits while another builds the same release (flock on
+#    BUILD_DIR/upstream/slurm-VERSION.lock).
 # Timings of configure, make and install are printed.
 set -euo pipefail
 
@@ -45,6 +47,15 @@ build=$(cd "$build" && pwd)
 src=$build/upstream/slurm-$version
 prefix=$build/upstream/inst-$version
 stamp=$src/.treeshare-configured
+
+# One build of a release at a time: .ci/run builds every release in the
+# background while make check-upstream, release by release, waits here
+# for the one it needs, then finds it built (the stamp below).
+exec 9>"$build/upstream/slurm-$version.lock"
+if ! flock -n 9; then
+	say "Slurm $version: another build of it is under way; waiting for it"
+	flock 9
+fi
 
 sum=$(sha256sum "$tarball" | awk '{ print $1 }')
 sums=$(dirname "$tarball")/SHA256SUMS

@@ -24,7 +24,7 @@
 # (UPSTREAM_LABS_BESIDE=0: one release after the other).
 #
 # UPSTREAM_STAGES: the stages (default: every release-dependent stage;
-# .ci/run gives the core: harness bench-guard sshare-ext-cluster cluster).  While one
+# .ci/run: harness sshare-ext-cluster cluster).  While one
 # release's stages run, the next release's Slurm builds beside them,
 # at nice UPSTREAM_PREBUILD_NICE (default 10; .ci/run 0: the builds are
 # its longest path) (UPSTREAM_PREBUILD=0: not).
@@ -36,8 +36,10 @@
 # Slurm (make deps SLURM_TARBALL=), one after the other (with
 # UPSTREAM_BUILD_PARALLEL=1 all at once), each into
 # BUILD_DIR/check/upstream-VERSION.build.log; exit status 1 if one does
-# not build.  .ci/run runs them all at once beside make check, so that
-# check-upstream then finds every Slurm built.
+# not build.  .ci/run runs them all at once (UPSTREAM_BUILD_NICE_STEP=4:
+# the first release first) beside make check-upstream, whose make deps
+# waits for each release's build (contrib/slurm-build.sh's lock) and then
+# finds it built.
 set -u -o pipefail
 build=${1:?usage: check-upstream.sh BUILD_DIR TARBALL...}
 shift
@@ -64,12 +66,13 @@ version()
 	echo "${v%.tar.*}"
 }
 
-# build_one TARBALL - one release's Slurm; its line on stdout
+# build_one TARBALL [NICE] - one release's Slurm (at nice NICE, default
+# 0); its line on stdout
 build_one()
 {
 	local v t=$SECONDS
 	v=$(version "$1")
-	if SLURM_TARBALL=$1 make --no-print-directory deps \
+	if SLURM_TARBALL=$1 nice -n "${2:-0}" make --no-print-directory deps \
 		>"$build/check/upstream-$v.build.log" 2>&1; then
 		echo "upstream-slurm: Slurm $v built in $((SECONDS - t))s"
 	else
@@ -82,10 +85,15 @@ if [ "${UPSTREAM_BUILD_ONLY:-0}" = 1 ]; then
 	rc=0
 	if [ "${UPSTREAM_BUILD_PARALLEL:-0}" = 1 ]; then
 		# each in its own build/upstream/slurm-X, inst-X and logs
-		pids=()
+		# UPSTREAM_BUILD_NICE_STEP=N: the first release at nice 0, each
+		# next one N more, so that they are ready one after the other and
+		# a check-upstream run beside (.ci/run) starts each release's
+		# stages while the next ones still build.
+		pids=() n=0
 		for tb in "$@"; do
-			build_one "$tb" &
+			build_one "$tb" $((n * ${UPSTREAM_BUILD_NICE_STEP:-0})) &
 			pids+=($!)
+			n=$((n + 1))
 		done
 		for p in "${pids[@]}"; do
 			wait "$p" || rc=1

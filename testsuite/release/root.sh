@@ -66,7 +66,7 @@ cmd_create()
 	forky|testing|sid|unstable) opts+=(--aptopt='Acquire::Check-Valid-Until "false"') ;;
 	esac
 	# --include: what make needs to start; make deps installs the rest.
-	nice -n 10 mmdebstrap --variant=apt --mode=root "${opts[@]}" \
+	nice -n "${RELEASE_NICE:-10}" mmdebstrap --variant=apt --mode=root "${opts[@]}" \
 		--include=make,procps,iproute2,ca-certificates \
 		"$dist" "$dir" "${sources[@]}" >"$dir.mmdebstrap.log" 2>&1 ||
 		{ tail -20 "$dir.mmdebstrap.log" >&2; die "mmdebstrap $dist failed (log: $dir.mmdebstrap.log)"; }
