@@ -80,7 +80,13 @@ fi
 skip_src="sattach sbcast scrontab sdiag slurmrestd sreport sstat strigger sview sackd scrun"
 skip_plugins="burst_buffer cli_filter data_parser job_submit metrics node_features site_factor"
 # The stamp names the mode and, for core, what is left out.
-want_stamp="$sum $mode no-static"
+# TS_SLURM_CFLAGS: configure's CFLAGS (default: autoconf's -g -O2, as
+# --disable-debug leaves them).  .ci/run gives -O1, what SchedMD's own
+# default configure (debug on) ends its flags with, for a fifth less
+# compile time; the stamps name it, so another value builds again.
+cflags=${TS_SLURM_CFLAGS:-}
+configured="$sum multiple-slurmd no-static${cflags:+ cflags=$cflags}"
+want_stamp="$sum $mode no-static${cflags:+ cflags=$cflags}"
 [ "$mode" = all ] || want_stamp="$want_stamp -$skip_src -$skip_plugins"
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want_stamp" ] &&
@@ -94,7 +100,7 @@ t0=$SECONDS
 log=$build/upstream/slurm-$version.log
 # A build that stopped half-way goes on where it stopped (make is
 # incremental) once this tarball is unpacked and configured.
-if [ "$(cat "$src/.treeshare-unpacked" 2>/dev/null)" = "$sum multiple-slurmd no-static" ]; then
+if [ "$(cat "$src/.treeshare-unpacked" 2>/dev/null)" = "$configured" ]; then
 	say "Slurm $version: unpacked and configured before; building on (log: $log)"
 else
 	rm -rf "$src" "$prefix"
@@ -107,11 +113,12 @@ else
 	# (Debian's packages are configured so too); without it 25.11's srun
 	# cannot reach any node but the first ("Duplicated NodeHostName").
 	(cd "$src" && ./configure --prefix="$prefix" --sysconfdir="$prefix/etc" \
-		--disable-debug --enable-multiple-slurmd --disable-static >>"$log" 2>&1) ||
+		--disable-debug --enable-multiple-slurmd --disable-static \
+		${cflags:+CFLAGS="$cflags"} >>"$log" 2>&1) ||
 		{ tail -20 "$log" >&2; die "configure of Slurm $version failed (log: $log)"; }
 	grep -q '^#define HAVE_MYSQL 1' "$src/config.h" ||
 		die "Slurm $version configured without MySQL (no mysql_config: Debian package libmariadb-dev-compat); slurmdbd could not store accounting"
-	echo "$sum multiple-slurmd no-static" >"$src/.treeshare-unpacked"
+	echo "$configured" >"$src/.treeshare-unpacked"
 	say "configured in $((SECONDS - t))s"
 fi
 

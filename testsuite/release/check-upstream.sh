@@ -36,8 +36,7 @@
 # Slurm (make deps SLURM_TARBALL=), one after the other (with
 # UPSTREAM_BUILD_PARALLEL=1 all at once), each into
 # BUILD_DIR/check/upstream-VERSION.build.log; exit status 1 if one does
-# not build.  .ci/run runs them all at once (UPSTREAM_BUILD_NICE_STEP=4:
-# the first release first) beside make check-upstream, whose make deps
+# not build.  .ci/run runs them all at once beside make check-upstream, whose make deps
 # waits for each release's build (contrib/slurm-build.sh's lock) and then
 # finds it built.
 set -u -o pipefail
