@@ -39,6 +39,7 @@ mkdir -p "$(dirname "$TAP_FILE")"
 TAP_FILE=$(readlink -f "$TAP_FILE")
 OUT=$(dirname "$TAP_FILE")
 rm -f "$TAP_FILE"
+. "$TOP/testsuite/bgrun.sh"
 
 # run name -> "PLUGIN|scenario letters after (a)" (run-scenarios.sh)
 declare -A run=([multifactor]="priority/multifactor|b c d")
@@ -85,13 +86,14 @@ for n in "${runs[@]}"; do
 		continue
 	fi
 	if [ "${run[$n]%%|*}" = consumed ]; then
-		"$HERE/scenario-consumed.sh" "$OUT/cluster-$n.tap" \
-			>"$OUT/cluster-$n.log" 2>&1 &
+		bg_start "$OUT/cluster-$n.rc" "$HERE/scenario-consumed.sh" \
+			"$OUT/cluster-$n.tap" >"$OUT/cluster-$n.log" 2>&1
 	else
-		TS_SCENARIOS=$l "$HERE/run-scenarios.sh" "${run[$n]%%|*}" \
-			"$OUT/cluster-$n.tap" "$n" >"$OUT/cluster-$n.log" 2>&1 &
+		bg_start "$OUT/cluster-$n.rc" env TS_SCENARIOS="$l" \
+			"$HERE/run-scenarios.sh" "${run[$n]%%|*}" \
+			"$OUT/cluster-$n.tap" "$n" >"$OUT/cluster-$n.log" 2>&1
 	fi
-	pid[$n]=$!
+	pid[$n]=$BG_PID
 	started+=("$n")
 done
 runs=("${started[@]}")
@@ -100,14 +102,14 @@ runs=("${started[@]}")
 while :; do
 	running=0
 	for n in "${runs[@]}"; do
-		kill -0 "${pid[$n]}" 2>/dev/null && running=1
+		bg_running "$OUT/cluster-$n.rc" && running=1
 	done
 	[ "$running" = 0 ] && break
 	if [ $(($(date +%s) - t0)) -ge "$LIMIT" ]; then
 		for n in "${runs[@]}"; do
-			if kill -0 "${pid[$n]}" 2>/dev/null; then
+			if bg_running "$OUT/cluster-$n.rc"; then
 				echo "cluster stage: $n still running after ${LIMIT}s; stopping it"
-				kill -TERM "${pid[$n]}"
+				bg_stop "${pid[$n]}"
 			fi
 		done
 		sleep 30
@@ -117,10 +119,15 @@ while :; do
 done
 
 rc=0
-n_tap=0
+# bgrun.sh itself first: how the runs' statuses above are read
+"$HERE/test_bgrun.sh" "$TAP_FILE" 2>/dev/null
+printf '\n---- bgrun.sh (test_bgrun.sh) ----\n'
+cat "$TAP_FILE"
+n_tap=$(grep -cE '^(not )?ok ' "$TAP_FILE")
+grep -q '^not ok ' "$TAP_FILE" && rc=1
 for n in "${runs[@]}"; do
-	wait "${pid[$n]}"
-	st=$?
+	wait "${pid[$n]}" 2>/dev/null	# its log complete; status from the file
+	st=$(bg_status "$OUT/cluster-$n.rc")
 	if [ "${run[$n]%%|*}" = consumed ]; then
 		printf '\n---- %s: scenario-consumed.sh (log %s) ----\n' "$n" \
 			"$OUT/cluster-$n.log"
@@ -141,9 +148,9 @@ for n in "${runs[@]}"; do
 		echo "not ok $((++n_tap)) - $n: scenario run produced no test result" >>"$TAP_FILE"
 		rc=1
 	elif [ "$st" != 0 ] && ! grep -q '^not ok ' "$OUT/cluster-$n.tap"; then
-		# A run whose every test passed but which exited non-zero
-		# (seen once in CI, 25.11.7, unexplained): name it, with
-		# its status (128+N: signal N) and where its log ended.
+		# A run whose every test passed but which exited non-zero:
+		# name it, with its status (128+N: signal N; "none": it
+		# never ended) and where its log ended.
 		{
 			echo "not ok $((++n_tap)) - $n: every test passed but the run exited with status $st"
 			tail -n 5 "$OUT/cluster-$n.log" | sed 's/^/#   /'

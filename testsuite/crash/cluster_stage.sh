@@ -14,6 +14,7 @@ mkdir -p "$(dirname "$TAP_FILE")"
 TAP_FILE=$(readlink -f "$TAP_FILE")
 OUT=$(dirname "$TAP_FILE")
 rm -f "$TAP_FILE"
+. "$HERE/../bgrun.sh"
 configs=(a b c)
 
 echo "crash-cluster: priority/treeshare killed -9 and killed at every step of"
@@ -25,21 +26,21 @@ declare -A pid=()
 t0=$(date +%s)
 for c in "${configs[@]}"; do
 	rm -f "$OUT/crash-$c.tap"
-	bash "$HERE/cluster_crash.sh" "$c" "$OUT/crash-$c.tap" \
-		>"$OUT/crash-$c.log" 2>&1 &
-	pid[$c]=$!
+	bg_start "$OUT/crash-$c.rc" bash "$HERE/cluster_crash.sh" "$c" \
+		"$OUT/crash-$c.tap" >"$OUT/crash-$c.log" 2>&1
+	pid[$c]=$BG_PID
 done
 while :; do
 	running=0
 	for c in "${configs[@]}"; do
-		kill -0 "${pid[$c]}" 2>/dev/null && running=1
+		bg_running "$OUT/crash-$c.rc" && running=1
 	done
 	[ "$running" = 0 ] && break
 	if [ $(($(date +%s) - t0)) -ge "$LIMIT" ]; then
 		for c in "${configs[@]}"; do
-			kill -0 "${pid[$c]}" 2>/dev/null &&
+			bg_running "$OUT/crash-$c.rc" &&
 				echo "crash-cluster: config $c still running after ${LIMIT}s; stopping it" &&
-				kill -TERM "${pid[$c]}"
+				bg_stop "${pid[$c]}"
 		done
 		sleep 20
 		break
@@ -48,7 +49,9 @@ while :; do
 done
 rc=0 n=0
 for c in "${configs[@]}"; do
-	wait "${pid[$c]}" || rc=1
+	wait "${pid[$c]}" 2>/dev/null	# its log complete; status from the file
+	st=$(bg_status "$OUT/crash-$c.rc")
+	[ "$st" = 0 ] || rc=1
 	printf '\n---- config %s (log %s) ----\n' "$c" "$OUT/crash-$c.log"
 	cat "$OUT/crash-$c.log"
 	if [ -s "$OUT/crash-$c.tap" ]; then
@@ -56,6 +59,9 @@ for c in "${configs[@]}"; do
 			sub(/ok [0-9]+ /, "ok " (++k + base) " ") } { print }' \
 			"$OUT/crash-$c.tap" >>"$TAP_FILE"
 		n=$(grep -cE '^(not )?ok ' "$TAP_FILE")
+		if [ "$st" != 0 ] && ! grep -q '^not ok ' "$OUT/crash-$c.tap"; then
+			echo "not ok $((++n)) - crash-$c: every test passed but the run exited with status $st" >>"$TAP_FILE"
+		fi
 	else
 		echo "not ok $((++n)) - crash-$c: no test result" >>"$TAP_FILE"
 		rc=1

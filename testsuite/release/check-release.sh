@@ -23,7 +23,9 @@
 #     10; .ci/run 0: its longest lane; the root's mmdebstrap in step 1
 #     too), INSTALL_FRESH_CLONE_CHECKS=RELEASE_INSTALL_FRESH_CLONE_CHECKS
 #     (default 1; .ci/run 0: stage install leaves the fresh clone's
-#     check-unit and check-structure, which never see Slurm, to the host);
+#     check-unit and check-structure, which never see Slurm, to the host),
+#     HARNESS_CASES=RELEASE_HARNESS_CASES (the harness's random parity
+#     cases per algorithm; default HARNESS_CASES, else 200; .ci/run 100);
 #  5. always, also on failure or interruption (trap): every process whose
 #     root is inside the root killed by pid, everything unmounted, the
 #     inner TAP and logs copied to BUILD/release-DIST/check, the root
@@ -116,6 +118,7 @@ main()
 		bash "$ROOTSH" run "$R" "CHECK_SKIP=$SKIP" \
 			"WITH_CI_STAGES=${WITH_CI_STAGES:-}" \
 			"INSTALL_FRESH_CLONE_CHECKS=${RELEASE_INSTALL_FRESH_CLONE_CHECKS:-1}" \
+			"HARNESS_CASES=${RELEASE_HARNESS_CASES:-${HARNESS_CASES:-200}}" \
 			"TS_LAB_PORTS=${RELEASE_LAB_PORTS:-${TS_LAB_PORTS:-}}" bash -c "cd $IN && nice -n ${RELEASE_NICE:-10} make check" 2>&1
 		echo $? >"$WORK/inner.rc"
 	} | tee "$LOG" &
