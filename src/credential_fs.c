@@ -11,17 +11,6 @@
 /* Below any ratio delta of a target of 1% or more (1 - 100 / 1 = -99). */
 #define RATIO_ZERO_TARGET_OVER (-100.0)
 
-static const char *const cred_names[TS_CRED_N] = {
-	[TS_CRED_USER] = "user",       [TS_CRED_GROUP] = "group",
-	[TS_CRED_ACCOUNT] = "account", [TS_CRED_QOS] = "qos",
-	[TS_CRED_CLASS] = "class",
-};
-
-const char *ts_cred_name(enum ts_cred c)
-{
-	return (unsigned)c < TS_CRED_N ? cred_names[c] : "?";
-}
-
 /* v clamped into lo..hi; NaN is lo. */
 static double clamp(double v, double lo, double hi)
 {

@@ -33,17 +33,8 @@
 #ifndef TS_CREDENTIAL_FS_H
 #define TS_CREDENTIAL_FS_H
 
+#include "credential.h"
 #include "targets.h"
-
-/* Maui's credential types, in diagnose -p's FS(USR:GRP:ACC:QOS:CLS) order. */
-enum ts_cred {
-	TS_CRED_USER,
-	TS_CRED_GROUP,
-	TS_CRED_ACCOUNT,
-	TS_CRED_QOS,
-	TS_CRED_CLASS, /* Maui's class: a Slurm partition */
-	TS_CRED_N,
-};
 
 /* One credential of a job as the component sees it. */
 struct ts_cred_term {
@@ -59,9 +50,6 @@ struct ts_cred_fs {
 	double component;	 /* fs_weight x sum: Maui's FS component */
 	double factor;		 /* 0..1, 0.5 on target */
 };
-
-/* ts_cred_name() - "user", "group", "account", "qos", "class". */
-const char *ts_cred_name(enum ts_cred c);
 
 /*
  * ts_cred_delta() - the delta of usage_pct against tg (NULL: none, 0)

@@ -22,6 +22,8 @@
  * Targets file, one entry a line, '#' to end of line is a comment:
  *   account NAME [TARGET] [fscap=CAP]
  *   user    NAME[@ACCOUNT] [TARGET] [fscap=CAP]
+ *   user    NAME@* [TARGET] [fscap=CAP]      Maui's user credential
+ *   group | qos | class  NAME [TARGET] [fscap=CAP]
  * (at least one of the two).  TARGET is a decimal percentage 0..100
  * (digits, optional fraction), optionally followed by '-' (cap) or '+'
  * (floor).  CAP is a decimal amount of usage, or a percentage with '%'.
@@ -38,19 +40,53 @@
 
 #define MAX_FILE_BYTES (16L << 20) /* a targets file is small */
 
+/*
+ * An entry's kind, its key's first byte: the association tree's account
+ * and user entries, and the credentials of Maui's other types (a Maui
+ * account is the tree's account entry).
+ */
+#define KIND_ACCOUNT	'a'
+#define KIND_ASSOC_USER 'u' /* user NAME, user NAME@ACCOUNT */
+#define KIND_CRED_USER	'U' /* user NAME@*: all of NAME's accounts */
+#define KIND_GROUP	'g'
+#define KIND_QOS	'q'
+#define KIND_CLASS	'c'
+
+/* The kind of each credential type's entries. */
+static const char cred_kind[TS_CRED_N] = {
+	[TS_CRED_USER] = KIND_CRED_USER,  [TS_CRED_GROUP] = KIND_GROUP,
+	[TS_CRED_ACCOUNT] = KIND_ACCOUNT, [TS_CRED_QOS] = KIND_QOS,
+	[TS_CRED_CLASS] = KIND_CLASS,
+};
+
+/* The credential type of a kind other than KIND_ASSOC_USER. */
+static enum ts_cred kind_cred(char kind)
+{
+	int c;
+
+	for (c = 0; c < TS_CRED_N; c++)
+		if (cred_kind[c] == kind)
+			return (enum ts_cred)c;
+	return TS_CRED_ACCOUNT;
+}
+
+/* The string after "user NAME@" that makes Maui's user credential. */
+#define ALL_ACCOUNTS "*"
+
 struct entry {
 	struct ts_target target;
 	int has_target;
 	struct ts_fscap fscap; /* kind TS_FSCAP_NONE: none */
-	int is_user;
-	size_t name;	/* offset in strings */
-	size_t account; /* offset in strings; SIZE_MAX if none */
+	char kind;	       /* KIND_* */
+	size_t name;	       /* offset in strings */
+	size_t account;	       /* offset in strings; SIZE_MAX if none */
 };
 
 struct ts_targets {
 	struct entry *entry;
 	size_t n, cap;
 	size_t n_fscap, n_target;
+	size_t n_cred[TS_CRED_N]; /* entries of each credential type */
 	char *strings;
 	size_t strings_len, strings_cap;
 	size_t *index;	   /* entry + 1; 0 is empty */
@@ -91,7 +127,7 @@ double ts_targets_factor(const struct ts_target *tg, double usage_pct,
 	return f;
 }
 
-/* FNV-1a over (is_user, name, account). */
+/* FNV-1a over (kind, name, account). */
 static uint64_t fnv(uint64_t h, const char *s, size_t len)
 {
 	size_t i;
@@ -103,11 +139,10 @@ static uint64_t fnv(uint64_t h, const char *s, size_t len)
 	return h;
 }
 
-static size_t key_hash(int is_user, const char *name, size_t name_len,
+static size_t key_hash(char kind, const char *name, size_t name_len,
 		       const char *account, size_t account_len)
 {
 	uint64_t h = UINT64_C(0xcbf29ce484222325);
-	char kind = is_user ? 'u' : 'a';
 
 	h = fnv(h, &kind, 1);
 	h = fnv(h, name, name_len);
@@ -119,12 +154,12 @@ static size_t key_hash(int is_user, const char *name, size_t name_len,
 }
 
 static int key_equal(const struct ts_targets *tg, const struct entry *e,
-		     int is_user, const char *name, size_t name_len,
+		     char kind, const char *name, size_t name_len,
 		     const char *account, size_t account_len)
 {
 	const char *en = tg->strings + e->name;
 
-	if (e->is_user != is_user || strlen(en) != name_len ||
+	if (e->kind != kind || strlen(en) != name_len ||
 	    memcmp(en, name, name_len))
 		return 0;
 	if (!account)
@@ -135,7 +170,7 @@ static int key_equal(const struct ts_targets *tg, const struct entry *e,
 	return strlen(en) == account_len && !memcmp(en, account, account_len);
 }
 
-static const struct entry *find_entry(const struct ts_targets *tg, int is_user,
+static const struct entry *find_entry(const struct ts_targets *tg, char kind,
 				      const char *name, size_t name_len,
 				      const char *account, size_t account_len)
 {
@@ -143,12 +178,12 @@ static const struct entry *find_entry(const struct ts_targets *tg, int is_user,
 
 	if (!tg || !tg->index_size)
 		return NULL;
-	h = key_hash(is_user, name, name_len, account, account_len) &
+	h = key_hash(kind, name, name_len, account, account_len) &
 	    (tg->index_size - 1);
 	for (; tg->index[h]; h = (h + 1) & (tg->index_size - 1)) {
 		const struct entry *e = &tg->entry[tg->index[h] - 1];
 
-		if (key_equal(tg, e, is_user, name, name_len, account,
+		if (key_equal(tg, e, kind, name, name_len, account,
 			      account_len))
 			return e;
 	}
@@ -161,7 +196,7 @@ static void index_insert(struct ts_targets *tg, size_t i)
 	const char *name = tg->strings + e->name;
 	const char *acct =
 		e->account == SIZE_MAX ? NULL : tg->strings + e->account;
-	size_t h = key_hash(e->is_user, name, strlen(name), acct,
+	size_t h = key_hash(e->kind, name, strlen(name), acct,
 			    acct ? strlen(acct) : 0) &
 		   (tg->index_size - 1);
 
@@ -362,8 +397,13 @@ struct name {
 	size_t name_len, account_len;
 };
 
-static int parse_entity_name(const struct word *w, int is_user, long line,
-			     struct name *nm, struct ts_error *err)
+/*
+ * The entry's NAME in w, for an entry whose first word is kind_word.  A
+ * user's NAME@* makes *kind KIND_CRED_USER; '@' is part of no other name.
+ */
+static int parse_entity_name(const struct word *w, const char *kind_word,
+			     long line, char *kind, struct name *nm,
+			     struct ts_error *err)
 {
 	const char *at = memchr(w->start, '@', w->len);
 	char q[TS_QUOTE_SIZE];
@@ -374,24 +414,31 @@ static int parse_entity_name(const struct word *w, int is_user, long line,
 	nm->account_len = 0;
 	if (!at)
 		return TS_OK;
-	if (!is_user)
+	if (*kind != KIND_ASSOC_USER)
 		return ts_error_set(err, TS_ESYNTAX, line,
-				    "line %ld: account name '%s' contains '@'",
-				    line,
+				    "line %ld: %s name '%s' contains '@'", line,
+				    kind_word,
 				    ts_quote(q, sizeof(q), w->start, w->len));
 	nm->name_len = (size_t)(at - w->start);
 	nm->account = at + 1;
 	nm->account_len = w->len - nm->name_len - 1;
 	if (!nm->name_len || !nm->account_len ||
 	    memchr(nm->account, '@', nm->account_len))
-		return ts_error_set(err, TS_ESYNTAX, line,
-				    "line %ld: '%s' is not NAME@ACCOUNT", line,
-				    ts_quote(q, sizeof(q), w->start, w->len));
+		return ts_error_set(
+			err, TS_ESYNTAX, line,
+			"line %ld: '%s' is not NAME@ACCOUNT or NAME@" ALL_ACCOUNTS,
+			line, ts_quote(q, sizeof(q), w->start, w->len));
+	if (nm->account_len == strlen(ALL_ACCOUNTS) &&
+	    !memcmp(nm->account, ALL_ACCOUNTS, nm->account_len)) {
+		*kind = KIND_CRED_USER;
+		nm->account = NULL;
+		nm->account_len = 0;
+	}
 	return TS_OK;
 }
 
 /* Append a checked, not yet present target to tg and its index. */
-static int add_entry(struct ts_targets *tg, int is_user, const struct name *nm,
+static int add_entry(struct ts_targets *tg, char kind, const struct name *nm,
 		     const struct ts_target *t, const struct ts_fscap *c,
 		     long line, struct ts_error *err)
 {
@@ -415,7 +462,7 @@ static int add_entry(struct ts_targets *tg, int is_user, const struct name *nm,
 	e->fscap = *c;
 	tg->n_fscap += c->kind != TS_FSCAP_NONE;
 	tg->n_target += e->has_target;
-	e->is_user = is_user;
+	e->kind = kind;
 	e->account = SIZE_MAX;
 	if (add_string(tg, nm->name, nm->name_len, &e->name, err) ||
 	    (nm->account &&
@@ -437,8 +484,9 @@ static int word_has_prefix(const struct word *w, const char *prefix)
  * t->line stays 0 without a target, c->kind TS_FSCAP_NONE without a cap.
  */
 static int parse_entry_fields(const char *s, const struct word *w, size_t n,
-			      long line, int is_user, struct ts_target *t,
-			      struct ts_fscap *c, struct ts_error *err)
+			      long line, const char *kind_word,
+			      struct ts_target *t, struct ts_fscap *c,
+			      struct ts_error *err)
 {
 	char q[TS_QUOTE_SIZE];
 	size_t k;
@@ -450,8 +498,7 @@ static int parse_entry_fields(const char *s, const struct word *w, size_t n,
 		return ts_error_set(
 			err, TS_ESYNTAX, line,
 			"line %ld: expected '%s NAME TARGET', '%s NAME fscap=CAP' or both",
-			line, is_user ? "user" : "account",
-			is_user ? "user" : "account");
+			line, kind_word, kind_word);
 	for (k = 2; k < n; k++) {
 		long col = (long)(w[k].start - s) + 1;
 
@@ -483,6 +530,25 @@ static int parse_entry_fields(const char *s, const struct word *w, size_t n,
 	return TS_OK;
 }
 
+/* The kind of an entry's first word; 0 for none. */
+static char kind_of_word(const struct word *w)
+{
+	static const struct {
+		const char *word;
+		char kind;
+	} kinds[] = {
+		{ "account", KIND_ACCOUNT }, { "user", KIND_ASSOC_USER },
+		{ "group", KIND_GROUP },     { "qos", KIND_QOS },
+		{ "class", KIND_CLASS },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (word_is(w, kinds[k].word))
+			return kinds[k].kind;
+	return 0;
+}
+
 /* One line: blank, or KIND NAME [TARGET] [fscap=CAP] (targets.h). */
 static int parse_target_line(struct ts_targets *tg, const char *s, size_t len,
 			     long line, struct ts_error *err)
@@ -493,48 +559,50 @@ static int parse_target_line(struct ts_targets *tg, const char *s, size_t len,
 	struct ts_target t;
 	struct ts_fscap c;
 	struct name nm;
-	char q[TS_QUOTE_SIZE];
-	int is_user, rc;
+	char q[TS_QUOTE_SIZE], kind_word[8];
+	char kind;
+	int rc;
 
 	if (memchr(s, '\0', len))
 		return ts_error_set(err, TS_ESYNTAX, line,
 				    "line %ld: NUL byte in the line", line);
 	if (n == 0)
 		return TS_OK;
-	if (word_is(&w[0], "user"))
-		is_user = 1;
-	else if (word_is(&w[0], "account"))
-		is_user = 0;
-	else
+	kind = kind_of_word(&w[0]);
+	if (!kind)
 		return ts_error_set(
 			err, TS_EKEY, line,
-			"line %ld: unknown kind '%s' (expected account or user)",
+			"line %ld: unknown kind '%s' (expected account, user, group, qos or class)",
 			line, ts_quote(q, sizeof(q), w[0].start, w[0].len));
+	memcpy(kind_word, w[0].start, w[0].len);
+	kind_word[w[0].len] = '\0';
 	if (n > 4)
 		return ts_error_set(
 			err, TS_ESYNTAX, line,
 			"line %ld: unexpected text after the target", line);
-	rc = parse_entry_fields(s, w, n, line, is_user, &t, &c, err);
+	rc = parse_entry_fields(s, w, n, line, kind_word, &t, &c, err);
 	if (rc)
 		return rc;
-	rc = parse_entity_name(&w[1], is_user, line, &nm, err);
+	rc = parse_entity_name(&w[1], kind_word, line, &kind, &nm, err);
 	if (rc)
 		return rc;
-	if (!is_user && word_is(&w[1], "root"))
+	if (kind == KIND_ACCOUNT && word_is(&w[1], "root"))
 		return ts_error_set(
 			err, TS_EINVAL, line,
 			"line %ld: account root always has 100%% of the usage; a target there means nothing",
 			line);
-	dup = find_entry(tg, is_user, nm.name, nm.name_len, nm.account,
+	dup = find_entry(tg, kind, nm.name, nm.name_len, nm.account,
 			 nm.account_len);
 	if (dup)
 		return ts_error_set(
 			err, TS_EINVAL, line,
 			"line %ld: duplicate target for %s %s (first on line %ld)",
-			line, is_user ? "user" : "account",
+			line, kind_word,
 			ts_quote(q, sizeof(q), w[1].start, w[1].len),
 			dup->target.line ? dup->target.line : dup->fscap.line);
-	return add_entry(tg, is_user, &nm, &t, &c, line, err);
+	if (kind != KIND_ASSOC_USER)
+		tg->n_cred[kind_cred(kind)]++;
+	return add_entry(tg, kind, &nm, &t, &c, line, err);
 }
 
 int ts_targets_parse(const char *text, size_t len, struct ts_targets **out,
@@ -627,8 +695,8 @@ uint64_t ts_targets_serial(const struct ts_targets *tg)
 static const struct entry *find_named(const struct ts_targets *tg, int is_user,
 				      const char *name, const char *account)
 {
-	return find_entry(tg, is_user ? 1 : 0, name, strlen(name), account,
-			  account ? strlen(account) : 0);
+	return find_entry(tg, is_user ? KIND_ASSOC_USER : KIND_ACCOUNT, name,
+			  strlen(name), account, account ? strlen(account) : 0);
 }
 
 const struct ts_fscap *ts_targets_find_fscap(const struct ts_targets *tg,
@@ -647,6 +715,36 @@ const struct ts_target *ts_targets_find(const struct ts_targets *tg,
 	const struct entry *e = find_named(tg, is_user, name, account);
 
 	return e && e->has_target ? &e->target : NULL;
+}
+
+static const struct entry *find_cred(const struct ts_targets *tg,
+				     enum ts_cred c, const char *name)
+{
+	if ((unsigned)c >= TS_CRED_N || !name)
+		return NULL;
+	return find_entry(tg, cred_kind[c], name, strlen(name), NULL, 0);
+}
+
+const struct ts_target *ts_targets_find_cred(const struct ts_targets *tg,
+					     enum ts_cred c, const char *name)
+{
+	const struct entry *e = find_cred(tg, c, name);
+
+	return e && e->has_target ? &e->target : NULL;
+}
+
+const struct ts_fscap *ts_targets_find_cred_fscap(const struct ts_targets *tg,
+						  enum ts_cred c,
+						  const char *name)
+{
+	const struct entry *e = find_cred(tg, c, name);
+
+	return e && e->fscap.kind != TS_FSCAP_NONE ? &e->fscap : NULL;
+}
+
+size_t ts_targets_cred_count(const struct ts_targets *tg, enum ts_cred c)
+{
+	return tg && (unsigned)c < TS_CRED_N ? tg->n_cred[c] : 0;
 }
 
 const struct ts_target *ts_targets_applicable(const struct ts_targets *tg,

@@ -22,6 +22,15 @@
  * ancestor account's; the usage compared is then that account's.  A node
  * with none keeps the fair-share algorithm's own factor.
  *
+ * Maui's other credentials (issue 27; credential.h) have entries of
+ * their own: "group NAME" (a Unix group), "qos NAME", "class NAME" (a
+ * partition) and "user NAME@*", Maui's user credential: NAME's usage in
+ * all of its accounts together, where "user NAME" is a target for each
+ * of NAME's associations, each compared with that association's own
+ * usage.  A Maui account is the tree's "account NAME" entry.  These
+ * entries never apply to the tree (ts_targets_applicable()); they are
+ * found with ts_targets_find_cred().
+ *
  * An entry may also, or only, carry a feasibility cap (seed 003,
  * 6.3.3.2), "fscap=N" (usage units) or "fscap=N%" (of all usage
  * delivered): src/caps.h evaluates it; it never changes a factor.
@@ -32,6 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "credential.h"
 #include "error.h"
 #include "tree.h"
 
@@ -137,6 +147,26 @@ const struct ts_fscap *ts_targets_find_fscap(const struct ts_targets *tg,
 const struct ts_target *ts_targets_find(const struct ts_targets *tg,
 					int is_user, const char *name,
 					const char *account);
+
+/*
+ * ts_targets_find_cred() - the target of credential name of type c: for
+ * TS_CRED_USER the "user NAME@*" entry, for TS_CRED_ACCOUNT the "account
+ * NAME" entry, else the group, qos or class entry.  RET the target or
+ * NULL (no entry, or one with only a feasibility cap).
+ */
+const struct ts_target *ts_targets_find_cred(const struct ts_targets *tg,
+					     enum ts_cred c, const char *name);
+
+/* ts_targets_find_cred_fscap() - that entry's feasibility cap, or NULL. */
+const struct ts_fscap *ts_targets_find_cred_fscap(const struct ts_targets *tg,
+						  enum ts_cred c,
+						  const char *name);
+
+/*
+ * ts_targets_cred_count() - the entries of credential type c (for
+ * TS_CRED_USER the "user NAME@*" ones, not the associations' "user").
+ */
+size_t ts_targets_cred_count(const struct ts_targets *tg, enum ts_cred c);
 
 /*
  * ts_targets_applicable() - the target that applies to node i of t: the

@@ -193,9 +193,18 @@ static int read_targets(struct priority_conf *c,
 	if (!path)
 		return 0;
 	if (!ts_targets_load(path, &trust, &c->targets, &err)) {
+		size_t cred = ts_targets_cred_count(c->targets, TS_CRED_USER) +
+			      ts_targets_cred_count(c->targets, TS_CRED_GROUP) +
+			      ts_targets_cred_count(c->targets, TS_CRED_QOS) +
+			      ts_targets_cred_count(c->targets, TS_CRED_CLASS);
+
 		c->targets_owned = true;
 		log_flag(PRIO, "%s: fs_targets %s: %zu targets", plugin_type,
 			 path, ts_targets_count(c->targets));
+		/* parsed and checked, but no usage is kept per credential yet */
+		if (cred)
+			info("%s: fs_targets %s: %zu user@*, group, qos and class entries checked but not in force (per-credential fair share is not in this version)",
+			     plugin_type, path, cred);
 		return 0;
 	}
 	if (!old) {

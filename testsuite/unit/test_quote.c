@@ -118,7 +118,7 @@ START_TEST(targets_file_bytes_reach_the_message_quoted)
 {
 	ck_assert_str_eq(
 		parse_error("\x1b[2J\x1b[31mFAKE-LOG-LINE bob 20\n"),
-		"line 1: unknown kind '\\x1b[2J\\x1b[31mFAKE-LOG-LINE' (expected account or user)");
+		"line 1: unknown kind '\\x1b[2J\\x1b[31mFAKE-LOG-LINE' (expected account, user, group, qos or class)");
 	ck_assert_str_eq(
 		parse_error("account a 10\nuser \x1b\xff 5 fscap=1\x07\n"),
 		"line 2 column 11: fscap '1\\x07' is not an amount of usage (N) or a percentage (N%)");

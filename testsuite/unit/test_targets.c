@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "credential_fs.h"
 #include "targets.h"
 #include "targets_text.h"
 
@@ -173,9 +174,9 @@ START_TEST(each_file_error_names_its_line_and_reason)
 {
 	expect_error("account a 10\n\n\n\n\n\nuser x 120\n", TS_ERANGE, 7,
 		     "line 7: target '120' out of range 0..100");
-	expect_error("account a 10\ngroup g 5\n", TS_EKEY, 2,
-		     "line 2: unknown kind 'group' (expected account or "
-		     "user)");
+	expect_error("account a 10\ngruop g 5\n", TS_EKEY, 2,
+		     "line 2: unknown kind 'gruop' (expected account, "
+		     "user, group, qos or class)");
 	expect_error("user x abc\n", TS_ESYNTAX, 1,
 		     "line 1: target 'abc' is not a percentage (N, N- or "
 		     "N+)");
@@ -205,9 +206,9 @@ START_TEST(each_file_error_names_its_line_and_reason)
 	expect_error("account a@b 10\n", TS_ESYNTAX, 1,
 		     "line 1: account name 'a@b' contains '@'");
 	expect_error("user b@ 10\n", TS_ESYNTAX, 1,
-		     "line 1: 'b@' is not NAME@ACCOUNT");
+		     "line 1: 'b@' is not NAME@ACCOUNT or NAME@*");
 	expect_error("user @a 10\n", TS_ESYNTAX, 1,
-		     "line 1: '@a' is not NAME@ACCOUNT");
+		     "line 1: '@a' is not NAME@ACCOUNT or NAME@*");
 	expect_error("account root 50\n", TS_EINVAL, 1,
 		     "line 1: account root always has 100% of the usage; a "
 		     "target there means nothing");
@@ -216,6 +217,119 @@ START_TEST(each_file_error_names_its_line_and_reason)
 	expect_error("user a 99999999999999999999999\n", TS_ERANGE, 1,
 		     "line 1: target '99999999999999999999999' out of range "
 		     "0..100");
+}
+END_TEST
+
+/*
+ * Maui's credentials (issue 27), with Moab's worked example's targets
+ * (user A 50, account C 25, QOS D 10+; group B and class E none) and one
+ * of each other kind.
+ */
+static const char cred_file[] = "user A@* 50\n"
+				"account C 25\n"
+				"qos D 10+\n"
+				"group physics 20- fscap=30%\n"
+				"class gpu fscap=5000\n"
+				"user A 40\n"
+				"qos normal 60\n";
+
+START_TEST(credential_entries_are_kept_apart_from_the_tree)
+{
+	struct ts_targets *tg;
+	struct ts_error err = TS_ERROR_INIT;
+	const struct ts_target *t;
+	const struct ts_fscap *c;
+
+	ck_assert_int_eq(
+		ts_targets_parse(cred_file, strlen(cred_file), &tg, &err),
+		TS_OK);
+	ck_assert_uint_eq(ts_targets_count(tg), 7);
+	/* user A@*: Maui's user credential, not an association's target */
+	t = ts_targets_find_cred(tg, TS_CRED_USER, "A");
+	ck_assert_ptr_nonnull(t);
+	ck_assert(t->percent == 50 && t->kind == TS_TARGET_TARGET);
+	ck_assert_int_eq(t->line, 1);
+	ck_assert(ts_targets_find(tg, 1, "A", NULL)->percent == 40);
+	ck_assert_ptr_null(ts_targets_find(tg, 1, "A", "*"));
+	/* a Maui account is the tree's account entry */
+	ck_assert(ts_targets_find_cred(tg, TS_CRED_ACCOUNT, "C") ==
+		  ts_targets_find(tg, 0, "C", NULL));
+	t = ts_targets_find_cred(tg, TS_CRED_QOS, "D");
+	ck_assert(t->percent == 10 && t->kind == TS_TARGET_FLOOR);
+	t = ts_targets_find_cred(tg, TS_CRED_GROUP, "physics");
+	ck_assert(t->percent == 20 && t->kind == TS_TARGET_CAP);
+	c = ts_targets_find_cred_fscap(tg, TS_CRED_GROUP, "physics");
+	ck_assert(c->kind == TS_FSCAP_PERCENT && c->value == 30);
+	/* a class with only a cap has no target */
+	ck_assert_ptr_null(ts_targets_find_cred(tg, TS_CRED_CLASS, "gpu"));
+	c = ts_targets_find_cred_fscap(tg, TS_CRED_CLASS, "gpu");
+	ck_assert(c->kind == TS_FSCAP_ABSOLUTE && c->value == 5000);
+	/* each kind is its own name space */
+	ck_assert_ptr_null(ts_targets_find_cred(tg, TS_CRED_GROUP, "D"));
+	ck_assert_ptr_null(ts_targets_find_cred(tg, TS_CRED_QOS, "physics"));
+	ck_assert_ptr_null(ts_targets_find(tg, 0, "physics", NULL));
+	ck_assert_ptr_null(ts_targets_find_cred(tg, TS_CRED_N, "A"));
+	ck_assert_ptr_null(ts_targets_find_cred(tg, TS_CRED_USER, NULL));
+	ck_assert_uint_eq(ts_targets_cred_count(tg, TS_CRED_USER), 1);
+	ck_assert_uint_eq(ts_targets_cred_count(tg, TS_CRED_GROUP), 1);
+	ck_assert_uint_eq(ts_targets_cred_count(tg, TS_CRED_ACCOUNT), 1);
+	ck_assert_uint_eq(ts_targets_cred_count(tg, TS_CRED_QOS), 2);
+	ck_assert_uint_eq(ts_targets_cred_count(tg, TS_CRED_CLASS), 1);
+	ck_assert_uint_eq(ts_targets_fscap_count(tg), 2);
+	ck_assert_uint_eq(ts_targets_target_count(tg), 6);
+	ts_targets_free(tg);
+}
+END_TEST
+
+/* The Moab example through the file: the credentials' deltas. */
+START_TEST(credential_targets_give_moabs_component)
+{
+	static const char *const names[TS_CRED_N] = { "A", "B", "C", "D", "E" };
+	static const double usage[TS_CRED_N] = { 45, 65, 35, 25, 20 };
+	static const double weight[TS_CRED_N] = { 10, 20, 30, 40, 0 };
+	struct ts_cred_term term[TS_CRED_N];
+	struct ts_targets *tg;
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_cred_fs fs;
+	int c;
+
+	ck_assert_int_eq(
+		ts_targets_parse(cred_file, strlen(cred_file), &tg, &err),
+		TS_OK);
+	for (c = 0; c < TS_CRED_N; c++) {
+		term[c].target =
+			ts_targets_find_cred(tg, (enum ts_cred)c, names[c]);
+		term[c].policy = TS_FS_POLICY_DIFFERENCE;
+		term[c].usage_pct = usage[c];
+		term[c].weight = weight[c];
+	}
+	ts_cred_fs(term, 100, &fs);
+	ck_assert(fs.component == -25000);
+	ts_targets_free(tg);
+}
+END_TEST
+
+START_TEST(credential_entry_errors_name_line_and_kind)
+{
+	expect_error("qos a@b 10\n", TS_ESYNTAX, 1,
+		     "line 1: qos name 'a@b' contains '@'");
+	expect_error("\ngroup g@x 10\n", TS_ESYNTAX, 2,
+		     "line 2: group name 'g@x' contains '@'");
+	expect_error("class c@* 10\n", TS_ESYNTAX, 1,
+		     "line 1: class name 'c@*' contains '@'");
+	expect_error("class gpu\n", TS_ESYNTAX, 1,
+		     "line 1: expected 'class NAME TARGET', 'class NAME "
+		     "fscap=CAP' or both");
+	expect_error("qos q 10\nqos q fscap=5\n", TS_EINVAL, 2,
+		     "line 2: duplicate target for qos q (first on line 1)");
+	expect_error("user a@* 10\nuser a@* 5-\n", TS_EINVAL, 2,
+		     "line 2: duplicate target for user a@* (first on line "
+		     "1)");
+	expect_error("group g 101\n", TS_ERANGE, 1,
+		     "line 1: target '101' out of range 0..100");
+	expect_error("qos q 10 cap=3\n", TS_EKEY, 1,
+		     "line 1 column 10: unknown key 'cap=3' (the only key is "
+		     "fscap)");
 }
 END_TEST
 
@@ -424,6 +538,9 @@ Suite *suite_targets(void)
 	tcase_add_test(tc, factor_is_bounded_monotone_and_half_on_target);
 	tcase_add_test(tc, valid_file_gives_every_entry_with_its_kind_and_line);
 	tcase_add_test(tc, each_file_error_names_its_line_and_reason);
+	tcase_add_test(tc, credential_entries_are_kept_apart_from_the_tree);
+	tcase_add_test(tc, credential_targets_give_moabs_component);
+	tcase_add_test(tc, credential_entry_errors_name_line_and_kind);
 	tcase_add_test(tc, nul_byte_is_an_error_on_its_line);
 	tcase_add_test(tc, failed_parse_leaves_previous_targets_to_keep);
 	tcase_add_test(tc, empty_file_and_comments_only_give_no_targets);

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * credential.h - Maui's credential types (seed 003, 6.3.3; issue 27):
+ * the user, group, account, QOS and class of a job, each with its own
+ * fair-share usage, target and weight.  In Slurm's terms: the job's user
+ * (across all of its accounts), its Unix group (the job's gid), its
+ * account, its QOS and its partition.
+ */
+#ifndef TS_CREDENTIAL_H
+#define TS_CREDENTIAL_H
+
+#include <stddef.h>
+
+/* Maui's credential types, in diagnose -p's FS(USR:GRP:ACC:QOS:CLS) order. */
+enum ts_cred {
+	TS_CRED_USER,
+	TS_CRED_GROUP,
+	TS_CRED_ACCOUNT,
+	TS_CRED_QOS,
+	TS_CRED_CLASS, /* Maui's class: a Slurm partition */
+	TS_CRED_N,
+};
+
+/* ts_cred_name() - "user", "group", "account", "qos", "class"; "?" else. */
+const char *ts_cred_name(enum ts_cred c);
+
+/*
+ * ts_cred_from_name() - the type whose ts_cred_name() is name[0 .. len)
+ * (exact, lower case).  RET 0 and *c, or -1 for no type.
+ */
+int ts_cred_from_name(const char *name, size_t len, enum ts_cred *c);
+
+#endif /* TS_CREDENTIAL_H */
