@@ -183,6 +183,52 @@ static int set_usage_metric(struct ctx *c)
 	return TS_OK;
 }
 
+/* The key of credential type c's weight: "fs_user_weight", ... */
+static void cred_weight_key(enum ts_cred c, char *buf, size_t size)
+{
+	snprintf(buf, size, "fs_%s_weight", ts_cred_name(c));
+}
+
+/* A weight: a whole number, optionally signed, within the bound. */
+static int parse_weight(struct ctx *c, long *out)
+{
+	const char *v = c->p->value;
+	size_t i = (v[0] == '-' || v[0] == '+') ? 1 : 0, start = i;
+	long n = 0;
+
+	for (; v[i] >= '0' && v[i] <= '9'; i++)
+		if (n <= TS_SETTINGS_WEIGHT_MAX) /* saturates, cannot wrap */
+			n = n * 10 + (v[i] - '0');
+	if (i == start || v[i] != '\0')
+		return bad_value(
+			c, TS_EINVAL,
+			"must be a whole number from -1000000 to 1000000");
+	if (n > TS_SETTINGS_WEIGHT_MAX)
+		return bad_value(
+			c, TS_ERANGE,
+			"must be a whole number from -1000000 to 1000000");
+	*out = v[0] == '-' ? -n : n;
+	return TS_OK;
+}
+
+static int set_fs_weight(struct ctx *c)
+{
+	return parse_weight(c, &c->s->fs_weight);
+}
+
+static int set_cred_weight(struct ctx *c)
+{
+	char key[32];
+	int k;
+
+	for (k = 0; k < TS_CRED_N; k++) {
+		cred_weight_key((enum ts_cred)k, key, sizeof(key));
+		if (!strcasecmp(c->p->key, key))
+			return parse_weight(c, &c->s->cred_weight[k]);
+	}
+	return bad_value(c, TS_EKEY, "no such credential weight");
+}
+
 static const struct key {
 	const char *name;
 	enum ts_settings_key bit;
@@ -196,6 +242,12 @@ static const struct key {
 	{ "fs_policy", TS_SET_FS_POLICY, set_fs_policy },
 	{ "formula", TS_SET_FORMULA, set_formula },
 	{ "usage_metric", TS_SET_USAGE_METRIC, set_usage_metric },
+	{ "fs_weight", TS_SET_FS_WEIGHT, set_fs_weight },
+	{ "fs_user_weight", TS_SET_FS_CRED_WEIGHT, set_cred_weight },
+	{ "fs_group_weight", TS_SET_FS_CRED_WEIGHT, set_cred_weight },
+	{ "fs_account_weight", TS_SET_FS_CRED_WEIGHT, set_cred_weight },
+	{ "fs_qos_weight", TS_SET_FS_CRED_WEIGHT, set_cred_weight },
+	{ "fs_class_weight", TS_SET_FS_CRED_WEIGHT, set_cred_weight },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -229,6 +281,7 @@ void ts_settings_init(struct ts_settings *s)
 	s->fairshare = TS_FS_FAIR_TREE;
 	s->usage_depth = TS_SETTINGS_DEPTH_DEFAULT;
 	s->usage_decay = TS_SETTINGS_DECAY_DEFAULT;
+	s->fs_weight = TS_SETTINGS_FS_WEIGHT_DEFAULT;
 }
 
 void ts_settings_free(struct ts_settings *s)
@@ -262,7 +315,7 @@ int ts_settings_parse(const char *text, const struct ts_formula_vars *vars,
 			rc = ts_error_set(
 				err, TS_EKEY, c.p->key_col,
 				TS_QUOTE_FMT
-				" (column %ld): unknown key; known keys are fairshare, usage_window, usage_depth, usage_decay, fs_targets, fs_policy, formula and usage_metric",
+				" (column %ld): unknown key; known keys are fairshare, usage_window, usage_depth, usage_decay, fs_targets, fs_policy, formula, usage_metric, fs_weight, fs_user_weight, fs_group_weight, fs_account_weight, fs_qos_weight and fs_class_weight",
 				TS_QUOTE(c.p->key), c.p->key_col);
 		} else if (!c.p->value[0]) {
 			rc = bad_value(&c, TS_EINVAL, "empty value");
@@ -280,6 +333,10 @@ int ts_settings_parse(const char *text, const struct ts_formula_vars *vars,
 	if (!rc)
 		rc = needs(&list, s.given, "fs_policy", TS_SET_FS_TARGETS,
 			   "fs_targets", err);
+	for (i = 0; i < N_KEYS && !rc; i++)
+		if (keys[i].bit & (TS_SET_FS_WEIGHT | TS_SET_FS_CRED_WEIGHT))
+			rc = needs(&list, s.given, keys[i].name,
+				   TS_SET_FS_TARGETS, "fs_targets", err);
 	ts_params_free(&list);
 	if (rc) {
 		ts_settings_free(&s);
@@ -413,6 +470,21 @@ int ts_settings_render(const struct ts_settings *s, char *buf, size_t size)
 	if (s->given & TS_SET_USAGE_METRIC) {
 		put_key(&o, "usage_metric");
 		append_text(&o, s->consumed ? "consumed" : "dedicated");
+	}
+	if (s->given & (TS_SET_FS_WEIGHT | TS_SET_FS_CRED_WEIGHT)) {
+		int k;
+
+		put_key(&o, "fs_weight");
+		snprintf(v, sizeof(v), "%ld", s->fs_weight);
+		append_text(&o, v);
+		for (k = 0; k < TS_CRED_N; k++) {
+			char key[32];
+
+			cred_weight_key((enum ts_cred)k, key, sizeof(key));
+			put_key(&o, key);
+			snprintf(v, sizeof(v), "%ld", s->cred_weight[k]);
+			append_text(&o, v);
+		}
 	}
 	return (int)o.len;
 }

@@ -12,6 +12,12 @@
  *   fs_policy=difference|ratio   default difference   needs fs_targets
  *   formula=EXPR             compiled with the caller's variables
  *   usage_metric=dedicated|consumed   default dedicated (issue 20)
+ *   fs_weight=N              Maui's FSWEIGHT, default 1   needs fs_targets
+ *   fs_user_weight=N, fs_group_weight=N, fs_account_weight=N,
+ *   fs_qos_weight=N, fs_class_weight=N
+ *                            Maui's FSUSERWEIGHT .. FSCLASSWEIGHT,
+ *                            default 0                    need fs_targets
+ *                            (N: whole numbers, -1000000 .. 1000000)
  *
  * Names (keys and the words of fairshare= and fs_policy=) are matched
  * without regard to case.  Every error names the key, the bad value and
@@ -26,15 +32,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "credential.h"
 #include "error.h"
 #include "fairshare.h"
 #include "formula.h"
 #include "log.h"
 
-#define TS_SETTINGS_WINDOW_MAX	  (365u * 86400u) /* usage_window, s */
-#define TS_SETTINGS_DEPTH_MAX	  64u
-#define TS_SETTINGS_DEPTH_DEFAULT 8u  /* Maui's FSDEPTH default */
-#define TS_SETTINGS_DECAY_DEFAULT 1.0 /* Maui's FSDECAY default */
+#define TS_SETTINGS_WINDOW_MAX	      (365u * 86400u) /* usage_window, s */
+#define TS_SETTINGS_DEPTH_MAX	      64u
+#define TS_SETTINGS_DEPTH_DEFAULT     8u      /* Maui's FSDEPTH default */
+#define TS_SETTINGS_DECAY_DEFAULT     1.0     /* Maui's FSDECAY default */
+#define TS_SETTINGS_WEIGHT_MAX	      1000000 /* |fs_weight|, |fs_*_weight| */
+#define TS_SETTINGS_FS_WEIGHT_DEFAULT 1	      /* Maui's component weights */
 
 /* Which keys were given (struct ts_settings.given). */
 enum ts_settings_key {
@@ -46,6 +55,8 @@ enum ts_settings_key {
 	TS_SET_FS_POLICY = 1u << 5,
 	TS_SET_FORMULA = 1u << 6,
 	TS_SET_USAGE_METRIC = 1u << 7,
+	TS_SET_FS_WEIGHT = 1u << 8,
+	TS_SET_FS_CRED_WEIGHT = 1u << 9, /* any of fs_user_weight .. */
 };
 
 struct ts_settings {
@@ -58,7 +69,9 @@ struct ts_settings {
 	bool fs_ratio;		    /* fs_policy=ratio (Maui's '%') */
 	char *formula_text;	    /* as written, or NULL */
 	struct ts_formula *formula; /* compiled formula_text, or NULL */
-	bool consumed; /* usage_metric=consumed: CPU time used, not held */
+	bool consumed;	/* usage_metric=consumed: CPU time used, not held */
+	long fs_weight; /* Maui's FSWEIGHT */
+	long cred_weight[TS_CRED_N]; /* FS<TYPE>WEIGHT, by enum ts_cred */
 };
 
 /* ts_settings_init() - the defaults: no key given. */
@@ -117,9 +130,10 @@ enum ts_fs_algo ts_settings_algo(const struct ts_settings *s, bool fair_tree,
  * logs and "scontrol show config": the keys given, in the order of the
  * table above, lower case, durations as [D-]HH:MM:SS, numbers shortest,
  * the formula in canonical form (ts_formula_print()) in double quotes,
- * usage_metric last;
- * usage_depth and usage_decay are shown whenever usage_window is, and
- * fs_policy whenever fs_targets is, with their defaults if not given.
+ * usage_metric last, then the weights;
+ * usage_depth and usage_decay are shown whenever usage_window is,
+ * fs_policy whenever fs_targets is, and fs_weight and the five
+ * fs_*_weight whenever one of them is, with their defaults if not given.
  * No key given renders "".  ts_settings_parse() reads the result back to
  * the same settings.  RET the length snprintf() would give.
  */

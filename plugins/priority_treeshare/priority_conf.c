@@ -338,6 +338,10 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 		conf_discard(c);
 		return NULL;
 	}
+	/* read and checked; nothing keeps usage per credential yet */
+	if (c->settings.given & (TS_SET_FS_WEIGHT | TS_SET_FS_CRED_WEIGHT))
+		info("%s: fs_weight and fs_*_weight checked but not in force (per-credential fair share is not in this version)",
+		     plugin_type);
 
 	c->prio.w_age = slurm_conf.priority_weight_age;
 	c->prio.w_assoc = slurm_conf.priority_weight_assoc;

@@ -206,6 +206,22 @@ START_TEST(settings_report_each_bad_value_with_key_value_and_column)
 		  "ratio" },
 		{ "formula=", TS_EINVAL, 9,
 		  "formula= (column 9): empty value" },
+		{ "fs_targets=/t,fs_qos_weight=1.5", TS_EINVAL, 29,
+		  "fs_qos_weight=1.5 (column 29): must be a whole number from "
+		  "-1000000 to 1000000" },
+		{ "fs_targets=/t,fs_weight=1000001", TS_ERANGE, 25,
+		  "fs_weight=1000001 (column 25): must be a whole number from "
+		  "-1000000 to 1000000" },
+		{ "fs_targets=/t,fs_group_weight=-", TS_EINVAL, 31,
+		  "fs_group_weight=- (column 31): must be a whole number from "
+		  "-1000000 to 1000000" },
+		{ "fs_targets=/t,fs_user_weight=99999999999999999999999",
+		  TS_ERANGE, 30,
+		  "fs_user_weight=99999999999999999999999 (column 30): must be a "
+		  "whole number from -1000000 to 1000000" },
+		{ "fs_targets=/t,fs_class_weight=1e3", TS_EINVAL, 31,
+		  "fs_class_weight=1e3 (column 31): must be a whole number from "
+		  "-1000000 to 1000000" },
 	};
 	size_t i;
 
@@ -219,6 +235,7 @@ START_TEST(settings_report_each_bad_value_with_key_value_and_column)
 		ck_assert_uint_eq(s.given, 0);
 		ck_assert_ptr_null(s.fs_targets);
 		ck_assert_ptr_null(s.formula);
+		ck_assert_int_eq(s.fs_weight, 1);
 		ck_assert_int_eq(err.index, cases[i].col);
 		ck_assert_str_eq(err.msg, cases[i].msg);
 	}
@@ -234,10 +251,13 @@ START_TEST(settings_unknown_key_is_named_with_the_known_ones)
 					   &vars, NULL, &s, &err),
 			 TS_EKEY);
 	ck_assert_int_eq(err.index, 16);
-	ck_assert_str_eq(err.msg,
-			 "fair_share (column 16): unknown key; known keys are "
-			 "fairshare, usage_window, usage_depth, usage_decay, "
-			 "fs_targets, fs_policy, formula and usage_metric");
+	ck_assert_str_eq(
+		err.msg,
+		"fair_share (column 16): unknown key; known keys are "
+		"fairshare, usage_window, usage_depth, usage_decay, "
+		"fs_targets, fs_policy, formula, usage_metric, "
+		"fs_weight, fs_user_weight, fs_group_weight, "
+		"fs_account_weight, fs_qos_weight and fs_class_weight");
 }
 END_TEST
 
@@ -312,6 +332,12 @@ START_TEST(settings_window_and_policy_keys_need_their_partner)
 		  "usage_decay has no effect" },
 		{ "fs_policy=ratio", 1,
 		  "fs_policy (column 1) needs fs_targets: without it fs_policy "
+		  "has no effect" },
+		{ "fairshare=pbs,fs_qos_weight=40", 15,
+		  "fs_qos_weight (column 15) needs fs_targets: without it "
+		  "fs_qos_weight has no effect" },
+		{ "fs_weight=100", 1,
+		  "fs_weight (column 1) needs fs_targets: without it fs_weight "
 		  "has no effect" },
 	};
 	size_t i;
@@ -469,6 +495,40 @@ START_TEST(settings_algo_follows_flags_unless_fairshare_is_given)
 }
 END_TEST
 
+/*
+ * Maui's fair-share weights (issue 27): FSWEIGHT defaults to 1 and the
+ * five FS<TYPE>WEIGHT to 0, as Maui's component and subcomponent
+ * weights do; Moab's example sets 100, 10, 20, 30, 40 and 0.
+ */
+START_TEST(settings_read_maui_weights_with_maui_defaults)
+{
+	static const long moab[TS_CRED_N] = { 10, 20, 30, 40, 0 };
+	struct ts_settings s;
+	int c;
+
+	parse_ok("fs_targets=/t", &s);
+	ck_assert_int_eq(s.fs_weight, 1);
+	for (c = 0; c < TS_CRED_N; c++)
+		ck_assert_int_eq(s.cred_weight[c], 0);
+	ts_settings_free(&s);
+	parse_ok("fs_targets=/t,fs_weight=100,fs_user_weight=10,"
+		 "fs_group_weight=20,fs_account_weight=30,fs_qos_weight=40,"
+		 "fs_class_weight=0",
+		 &s);
+	ck_assert_int_eq(s.fs_weight, 100);
+	for (c = 0; c < TS_CRED_N; c++)
+		ck_assert_int_eq(s.cred_weight[c], moab[c]);
+	ck_assert(s.given & TS_SET_FS_WEIGHT);
+	ck_assert(s.given & TS_SET_FS_CRED_WEIGHT);
+	ts_settings_free(&s);
+	parse_ok("fs_targets=/t,fs_weight=-1000000,fs_class_weight=1000000",
+		 &s);
+	ck_assert_int_eq(s.fs_weight, -1000000);
+	ck_assert_int_eq(s.cred_weight[TS_CRED_CLASS], 1000000);
+	ts_settings_free(&s);
+}
+END_TEST
+
 START_TEST(settings_render_is_canonical_and_reads_back)
 {
 	static const struct {
@@ -489,6 +549,10 @@ START_TEST(settings_render_is_canonical_and_reads_back)
 		{ "formula=age*1000+(fairshare_factor)*2e3",
 		  "formula=\"age * 1000 + fairshare_factor * 2000\"" },
 		{ "fairshare=depth_oblivious", "fairshare=depth_oblivious" },
+		{ "fs_targets=/t,FS_QOS_WEIGHT=+40,fs_user_weight=-3",
+		  "fs_targets=/t,fs_policy=difference,fs_weight=1,"
+		  "fs_user_weight=-3,fs_group_weight=0,fs_account_weight=0,"
+		  "fs_qos_weight=40,fs_class_weight=0" },
 	};
 	char buf[512], again[512];
 	size_t i;
@@ -534,6 +598,7 @@ Suite *suite_settings(void)
 	tcase_add_test(tc, settings_flags_contradiction_names_both);
 	tcase_add_test(tc,
 		       settings_algo_follows_flags_unless_fairshare_is_given);
+	tcase_add_test(tc, settings_read_maui_weights_with_maui_defaults);
 	tcase_add_test(tc, settings_render_is_canonical_and_reads_back);
 	suite_add_tcase(s, tc);
 	return s;
