@@ -9,8 +9,6 @@
 #ifndef TS_CREDENTIAL_H
 #define TS_CREDENTIAL_H
 
-#include <stddef.h>
-
 /* Maui's credential types, in diagnose -p's FS(USR:GRP:ACC:QOS:CLS) order. */
 enum ts_cred {
 	TS_CRED_USER,
@@ -23,11 +21,5 @@ enum ts_cred {
 
 /* ts_cred_name() - "user", "group", "account", "qos", "class"; "?" else. */
 const char *ts_cred_name(enum ts_cred c);
-
-/*
- * ts_cred_from_name() - the type whose ts_cred_name() is name[0 .. len)
- * (exact, lower case).  RET 0 and *c, or -1 for no type.
- */
-int ts_cred_from_name(const char *name, size_t len, enum ts_cred *c);
 
 #endif /* TS_CREDENTIAL_H */
