@@ -11,7 +11,8 @@
  * become a 10^9-element allocation), ids rising (a writer bug, and what
  * lookups rely on), values finite and >= 0 (no NaN into usage), times in
  * range (a negative or future "last decay" double-counts or wipes usage),
- * and the windows image through window_store.h's own checks.
+ * and the windows and credential images through their own modules'
+ * checks (window_store.h, credential_store.h).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "crc32.h"
+#include "credential_store.h"
 #include "state_bytes.h"
 #include "usage_state.h"
 #include "utc_time.h"
@@ -46,6 +48,7 @@ void ts_usage_state_free(struct ts_usage_state *s)
 	set_free(&s->leaf);
 	set_free(&s->qos);
 	free(s->windows);
+	free(s->cred);
 	free(s->held.key);
 	free(s->exempt.key);
 	memset(s, 0, sizeof(*s));
@@ -549,7 +552,8 @@ int ts_usage_state_encode_into(const struct ts_usage_state *s,
 	uint64_t body;
 	unsigned char *b, *p;
 	uint32_t t;
-	bool since = s->consumed_since != 0;
+	bool cred = s->cred_len != 0;
+	bool since = s->consumed_since != 0 || cred;
 	bool keys = s->held.n || s->exempt.n || since;
 
 	img->len = 0;
@@ -566,6 +570,8 @@ int ts_usage_state_encode_into(const struct ts_usage_state *s,
 		body += 8 + KEY_BYTES * (uint64_t)(s->held.n + s->exempt.n);
 	if (since)
 		body += 8;
+	if (cred)
+		body += 8 + (uint64_t)s->cred_len;
 	total = HEADER_BYTES + (size_t)body + CRC_BYTES;
 	/* every byte is written below: the buffer needs no zeroing */
 	if (total > img->cap) {
@@ -580,7 +586,7 @@ int ts_usage_state_encode_into(const struct ts_usage_state *s,
 	}
 	b = img->buf;
 	memcpy(b, MAGIC, 8);
-	ts_put32(b + 8, since ? 3 : keys ? 2 : 1);
+	ts_put32(b + 8, cred ? 4 : since ? 3 : keys ? 2 : 1);
 	ts_put32(b + 12,
 		 s->windows_active && s->windows_len ? FLAG_WINDOWS : 0);
 	ts_put64(b + 16, body);
@@ -616,6 +622,11 @@ int ts_usage_state_encode_into(const struct ts_usage_state *s,
 	if (since) {
 		ts_put64(p, (uint64_t)s->consumed_since);
 		p += 8;
+	}
+	if (cred) {
+		ts_put64(p, (uint64_t)s->cred_len);
+		memcpy(p + 8, s->cred, s->cred_len);
+		p += 8 + s->cred_len;
 	}
 	ts_put32(p, ts_crc32(0, b, total - CRC_BYTES));
 	img->len = total;
@@ -763,12 +774,53 @@ static int check_windows(const struct ts_usage_state *s, int64_t now,
 	return ts_kept_time_check("usage windows' save time", saved, now, err);
 }
 
+/* The credential image: credential_store.h's checks. */
+static int check_cred(const struct ts_usage_state *s, struct ts_error *err)
+{
+	struct ts_error why = TS_ERROR_INIT;
+	struct ts_cred_usage cu;
+	int rc;
+
+	rc = ts_credential_store_decode(s->cred, s->cred_len, &cu, &why);
+	if (rc == TS_ENOMEM)
+		return ts_error_set(err, rc, -1, "credential usage: %s",
+				    why.msg);
+	if (rc)
+		return ts_error_set(err, TS_ECORRUPT, -1,
+				    "credential usage: %s", why.msg);
+	ts_cred_usage_free(&cu);
+	return TS_OK;
+}
+
+/*
+ * Version 4's tail after the fixed part (need bytes of body): key counts
+ * and keys, consumed_since, then C and C bytes, read forwards.  RET the
+ * body bytes it takes, or UINT64_MAX when they do not fit.
+ */
+static uint64_t v4_tail(const unsigned char *b, uint64_t need, uint64_t body,
+			uint64_t *n_held, uint64_t *n_exempt, uint64_t *c_len)
+{
+	uint64_t keys;
+
+	if (need > body || body - need < 8)
+		return UINT64_MAX;
+	*n_held = ts_get32(b + HEADER_BYTES + need);
+	*n_exempt = ts_get32(b + HEADER_BYTES + need + 4);
+	keys = KEY_BYTES * (*n_held + *n_exempt); /* < 2^37: no overflow */
+	if (body - need - 8 < keys + 16)
+		return UINT64_MAX;
+	*c_len = ts_get64(b + HEADER_BYTES + need + 8 + keys + 8);
+	if (*c_len > body - need - 8 - keys - 16)
+		return UINT64_MAX;
+	return 8 + keys + 16 + *c_len;
+}
+
 int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 			  struct ts_usage_state *s, struct ts_error *err)
 {
 	const unsigned char *b = buf, *p;
 	uint64_t body, need, n_tres, n_assoc, n_leaf, n_qos, n_rec, w_len;
-	uint64_t n_held = 0, n_exempt = 0, since_bytes;
+	uint64_t n_held = 0, n_exempt = 0, since_bytes, c_len = 0, tail;
 	uint32_t version, flags, t, u;
 	size_t v, i;
 	int rc;
@@ -778,10 +830,10 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 	if (rc)
 		return rc;
 	version = ts_get32(b + 8);
-	if (version < 1 || version > 3)
+	if (version < 1 || version > 4)
 		return ts_error_set(
 			err, TS_ECORRUPT, -1,
-			"format version %u, this build reads 1 to 3", version);
+			"format version %u, this build reads 1 to 4", version);
 	flags = ts_get32(b + 12);
 	if (flags & ~FLAG_WINDOWS)
 		return ts_error_set(err, TS_ECORRUPT, -1,
@@ -805,7 +857,21 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 	 * (usage_metric=consumed's start): the same, then 8 bytes.
 	 */
 	since_bytes = version == 3 ? 8 : 0;
-	if (version >= 2 && need <= body && body - need >= 8 + since_bytes) {
+	if (version == 4) {
+		tail = v4_tail(b, need, body, &n_held, &n_exempt, &c_len);
+		/* clang-format off */
+		if (tail == UINT64_MAX)
+			return ts_error_set(err, TS_ECORRUPT, -1,
+					    "job keys, usage_metric=consumed's start and credential usage do not fit the %" PRIu64 " bytes after the usage windows",
+					    need <= body ? body - need : 0);
+		/* clang-format on */
+		if (!c_len)
+			return ts_error_set(
+				err, TS_ECORRUPT, -1,
+				"format version 4 without credential usage");
+		need += tail;
+	} else if (version >= 2 && need <= body &&
+		   body - need >= 8 + since_bytes) {
 		uint64_t room = body - need - 8 - since_bytes;
 
 		n_held = ts_get32(b + HEADER_BYTES + need);
@@ -907,14 +973,31 @@ int ts_usage_state_decode(const void *buf, size_t len, int64_t now,
 			goto fail;
 		}
 	}
-	if (version == 3) {
+	if (version >= 3) {
 		s->consumed_since = (int64_t)ts_get64(p);
+		p += 8;
 		rc = ts_kept_time_check("usage_metric=consumed's start",
 					s->consumed_since, now, err);
-		if (!rc && !s->consumed_since)
+		if (!rc && !s->consumed_since && version == 3)
 			rc = ts_error_set(
 				err, TS_ECORRUPT, -1,
 				"format version 3 with usage_metric=consumed's start 0");
+		if (rc)
+			goto fail;
+	}
+	if (version == 4) {
+		s->cred = malloc(c_len);
+		if (!s->cred) {
+			/* clang-format off */
+			rc = ts_error_set(err, TS_ENOMEM, -1,
+					  "cannot allocate %" PRIu64 " bytes of credential usage",
+					  c_len);
+			/* clang-format on */
+			goto fail;
+		}
+		memcpy(s->cred, p + 8, c_len);
+		s->cred_len = c_len;
+		rc = check_cred(s, err);
 		if (rc)
 			goto fail;
 	}
@@ -972,7 +1055,7 @@ int ts_usage_state_peek_keys(const void *buf, size_t len, uint64_t *held,
 			     uint64_t *exempt)
 {
 	const unsigned char *b = buf;
-	uint64_t body, n_tres, n_rec, w_len, need, since;
+	uint64_t body, n_tres, n_rec, w_len, need, since, c_len;
 	uint32_t version;
 
 	*held = *exempt = 0;
@@ -984,7 +1067,7 @@ int ts_usage_state_peek_keys(const void *buf, size_t len, uint64_t *held,
 	version = ts_get32(b + 8);
 	if (version == 1)
 		return 1;
-	if (version != 2 && version != 3)
+	if (version < 2 || version > 4)
 		return 0;
 	since = version == 3 ? 8 : 0; /* consumed_since after the keys */
 	n_tres = ts_get32(b + 48);
@@ -996,6 +1079,14 @@ int ts_usage_state_peek_keys(const void *buf, size_t len, uint64_t *held,
 		       n_rec > body / record_bytes(n_tres))))
 		return 0;
 	need = 4 * n_tres + n_rec * record_bytes(n_tres) + w_len;
+	if (version == 4) {
+		if (v4_tail(b, need, body, held, exempt, &c_len) !=
+		    body - need) {
+			*held = *exempt = 0;
+			return 0;
+		}
+		return 1;
+	}
 	if (need > body || body - need < 8 + since)
 		return 0;
 	*held = ts_get32(b + HEADER_BYTES + need);

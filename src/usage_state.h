@@ -23,14 +23,18 @@
  *                dedicated in force): a job that started before it is
  *                charged dedicated to its end, one that started at or
  *                after it consumed (src/consumed.h), across restarts
+ *   credentials  Maui's usage per credential (user, group, account, QOS,
+ *                class), a whole TSCREDUS image (credential_store.h),
+ *                when fair share per credential is in use (issue 27)
  * so that one rename publishes a consistent state: usage and the decay
  * time it goes with can never come from two different cycles.
  *
- * File layout (little-endian, version 1, 2 or 3):
+ * File layout (little-endian, version 1, 2, 3 or 4):
  *   off  size
  *     0     8  magic "TSSTATE\0"
  *     8     4  format version (1; 2 when there are job keys; 3 when
- *              usage_metric=consumed is in force)
+ *              usage_metric=consumed is in force; 4 when there is
+ *              usage per credential)
  *    12     4  flags: bit 0 windows in use (else kept for later)
  *    16     8  body length B (from offset 72 to the CRC)
  *    24     8  saved_at, int64 epoch seconds
@@ -46,28 +50,33 @@
  *                    L x (uint32 id, V values)   rising, each an A id
  *                    Q x (uint32 id, V values)   rising
  *                    W bytes: a treeshare_windows file image
- *                    versions 2 and 3 (in 2, H + E > 0):
+ *                    versions 2 to 4 (in 2, H + E > 0):
  *                    uint32 H, uint32 E
  *                    H x (uint32 job id, int64 submit time)  held
  *                    E x (uint32 job id, int64 submit time)  exempt
  *                    each list rising by (id, submit), ids not 0
- *                    version 3 only:
- *                    int64 consumed_since, > 0
+ *                    versions 3 and 4:
+ *                    int64 consumed_since, > 0 (in 4, 0: dedicated)
+ *                    version 4 only:
+ *                    uint64 C, C > 0
+ *                    C bytes: a TSCREDUS image (credential_store.h)
  *  72+B     4  CRC-32 (crc32.h) of bytes 0 .. 72+B-1
  *   V = 2 + T values: usage_raw, grp_used_wall, T x usage_tres_raw; a
  *   value is window_store.h's (uint64 m, int32 e), finite and >= 0.
- *   B = 4 T + (A + L + Q) (4 + 12 V) + W [+ 8 + 12 (H + E)] [+ 8]; the
- *   file is 76 + B bytes.
- * A state without job keys is written as version 1, which builds from
- * before the keys read too (a downgrade without caps loses nothing);
- * one with keys and dedicated usage as version 2, read by builds before
- * version 3.
+ *   B = 4 T + (A + L + Q) (4 + 12 V) + W [+ 8 + 12 (H + E)] [+ 8]
+ *   [+ 8 + C]; the file is 76 + B bytes.
+ * Each state is written as the lowest version that holds it, so that a
+ * build from before a feature reads the state of a site that does not
+ * use it (a downgrade loses nothing it knew): version 1 without job
+ * keys, 2 with keys and dedicated usage, 3 with usage_metric=consumed,
+ * 4 only with usage per credential.
  *
  * Checks on reading, each a named defect: magic, length (torn,
  * truncated, trailing), CRC, version, flags, counts matching B, ids
  * rising, every value finite and >= 0, job keys rising, times (kept_file.h: not negative,
- * not after now + TS_STATE_CLOCK_SKEW, last_ran <= saved_at), and the
- * windows image passing all of window_store.h's checks.
+ * not after now + TS_STATE_CLOCK_SKEW, last_ran <= saved_at), the
+ * windows image passing all of window_store.h's checks, and the
+ * credential image all of credential_store.h's.
  */
 #ifndef TS_USAGE_STATE_H
 #define TS_USAGE_STATE_H
@@ -79,7 +88,7 @@
 #include "job_set.h"
 #include "kept_file.h"
 
-#define TS_USAGE_STATE_VERSION	 3 /* the newest; 1 and 2 read and written */
+#define TS_USAGE_STATE_VERSION	 4 /* the newest; 1 to 4 read and written */
 #define TS_USAGE_STATE_MAX_BYTES (1L << 30) /* refuse larger files */
 #define TS_USAGE_STATE_FILE	 "treeshare_state"
 
@@ -112,6 +121,8 @@ struct ts_usage_state {
 	struct ts_job_keys held;   /* jobs a feasibility cap holds */
 	struct ts_job_keys exempt; /* jobs an operator released */
 	int64_t consumed_since;	   /* usage_metric=consumed since; 0: not */
+	unsigned char *cred;	   /* TSCREDUS image (issue 27), or NULL */
+	size_t cred_len;	   /* its bytes */
 	uint32_t tres_cap;	   /* ids tres_id has room for */
 };
 

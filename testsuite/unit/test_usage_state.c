@@ -12,6 +12,7 @@
 #include "state_bytes.h"
 #include "state_dir.h"
 #include "under_valgrind.h"
+#include "credential_store.h"
 #include "usage_state.h"
 #include "window_store.h"
 
@@ -357,12 +358,12 @@ START_TEST(structure_defects_behind_a_good_crc_are_named)
 	free(buf);
 
 	len = sample_image(&buf, 1);
-	put32(buf + 8, 4);
+	put32(buf + 8, 5);
 	reseal(buf, len);
 	ts_error_clear(&err);
 	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
 			 TS_ECORRUPT);
-	ck_assert_str_eq(err.msg, "format version 4, this build reads 1 to 3");
+	ck_assert_str_eq(err.msg, "format version 5, this build reads 1 to 4");
 	put32(buf + 8, 1);
 	/* a bit of the windows image (its last byte, its own CRC) */
 	buf[len - 5] ^= 1;
@@ -659,6 +660,182 @@ START_TEST(consumed_since_round_trips_as_version_3)
 	ck_assert_int_eq(ts_usage_state_encode(&a, &buf, &len, &err),
 			 TS_EINVAL);
 	ts_usage_state_free(&a);
+}
+END_TEST
+
+/* ------------------------------------- usage per credential, version 4 */
+
+/*
+ * A TSCREDUS image (credential_store.h) as the plugin will hand it over:
+ * users 1000 and 1001 charged 30 and 10 in one window, so that user
+ * 1000 holds 75 % of the delivered usage; every type charged alike.
+ */
+static void sample_cred(struct ts_usage_state *s)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_cred_usage cu;
+	struct ts_cred_ids ids = { { 1000, 100, 2, 1, 7 } };
+
+	ck_assert_int_eq(ts_cred_usage_init(&cu, 3600, 2, 0.5, NOW - 100, &err),
+			 TS_OK);
+	ck_assert_int_eq(ts_cred_usage_charge(&cu, &ids, 30, NOW - 100, &err),
+			 TS_OK);
+	ids.id[TS_CRED_USER] = 1001;
+	ids.id[TS_CRED_QOS] = TS_CRED_ID_NONE;
+	ck_assert_int_eq(ts_cred_usage_charge(&cu, &ids, 10, NOW - 90, &err),
+			 TS_OK);
+	ck_assert_int_eq(ts_credential_store_encode(&cu, NOW - 5, &s->cred,
+						    &s->cred_len, &err),
+			 TS_OK);
+	ts_cred_usage_free(&cu);
+}
+
+/* The credential image of a decoded state: user 1000's share, in %. */
+static double cred_user_pct(const struct ts_usage_state *s, uint32_t uid)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_cred_usage cu;
+	double pct;
+
+	ck_assert_int_eq(
+		ts_credential_store_decode(s->cred, s->cred_len, &cu, &err),
+		TS_OK);
+	pct = ts_cred_usage_pct(&cu, TS_CRED_USER, uid);
+	ts_cred_usage_free(&cu);
+	return pct;
+}
+
+/*
+ * Usage per credential makes version 4, whatever else the state holds:
+ * key counts (0 and 0 allowed), consumed_since (0 allowed: dedicated),
+ * then C and the image, which round trips byte for byte.
+ */
+START_TEST(credential_usage_round_trips_as_version_4)
+{
+	struct ts_usage_state a, b;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len;
+
+	sample_keys(&a, 1);
+	sample_cred(&a);
+	len = encode_as(&a, &buf, 4);
+	ck_assert_uint_eq(len, 76 + 8 + 7 * 52 + a.windows_len + 8 + 3 * 12 +
+				       8 + 8 + a.cred_len);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &b, &err), TS_OK);
+	ck_assert_int_eq(b.consumed_since, 0);
+	ck_assert_uint_eq(b.held.n, 2);
+	ck_assert_uint_eq(b.exempt.key[0].id, 9);
+	ck_assert_uint_eq(b.windows_len, a.windows_len);
+	ck_assert_uint_eq(b.cred_len, a.cred_len);
+	ck_assert_mem_eq(b.cred, a.cred, a.cred_len);
+	ck_assert_double_eq_tol(cred_user_pct(&b, 1000), 75, 1e-9);
+	ck_assert_double_eq_tol(cred_user_pct(&b, 1001), 25, 1e-9);
+	ts_usage_state_free(&b);
+	free(buf);
+	ts_usage_state_free(&a);
+
+	/* no keys, consumed: the counts 0 and 0, the time, the image */
+	sample(&a, 0);
+	sample_cred(&a);
+	a.consumed_since = NOW - 40;
+	len = encode_as(&a, &buf, 4);
+	ck_assert_uint_eq(len, 76 + 8 + 7 * 52 + 8 + 8 + 8 + a.cred_len);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &b, &err), TS_OK);
+	ck_assert_int_eq(b.consumed_since, NOW - 40);
+	ck_assert_uint_eq(b.held.n + b.exempt.n, 0);
+	ck_assert_mem_eq(b.cred, a.cred, a.cred_len);
+	ts_usage_state_free(&b);
+	free(buf);
+	/* without it, the version the rest needs: 3 */
+	free(a.cred);
+	a.cred = NULL;
+	a.cred_len = 0;
+	len = encode_as(&a, &buf, 3);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &b, &err), TS_OK);
+	ck_assert_ptr_null(b.cred);
+	ts_usage_state_free(&b);
+	free(buf);
+	ts_usage_state_free(&a);
+}
+END_TEST
+
+/* sample()'s state with sample_cred()'s image, no keys, dedicated. */
+static size_t cred_image(unsigned char **buf, size_t *c_at, size_t *c_len)
+{
+	struct ts_usage_state a;
+	size_t len;
+
+	sample(&a, 0);
+	sample_cred(&a);
+	len = encode_as(&a, buf, 4);
+	*c_len = a.cred_len;
+	*c_at = len - 4 - a.cred_len - 8; /* where C is */
+	ts_usage_state_free(&a);
+	return len;
+}
+
+/*
+ * Version 4's defects behind a good CRC: an image that fails its own
+ * checks is named as credential usage, a C of 0 or past the end is
+ * refused, a version 5 file is a newer build's; every cut and every bit
+ * flip is refused and leaves nothing allocated.
+ */
+START_TEST(credential_usage_defects_are_named)
+{
+	struct ts_usage_state s;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *buf;
+	size_t len, c_at, c_len, cut, bit;
+	char want[160];
+
+	len = cred_image(&buf, &c_at, &c_len);
+	/* the image's own CRC broken (its last byte), the file's made good */
+	buf[len - 5] ^= 1;
+	reseal(buf, len);
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
+			 TS_ECORRUPT);
+	ck_assert_msg(strncmp(err.msg, "credential usage: ", 18) == 0 &&
+			      strstr(err.msg, "CRC"),
+		      "%s", err.msg);
+	assert_empty(&s);
+	ck_assert_ptr_null(s.cred);
+	buf[len - 5] ^= 1;
+	/* C one past the end, and 0 */
+	snprintf(
+		want, sizeof(want),
+		"job keys, usage_metric=consumed's start and credential usage do not fit the %zu bytes after the usage windows",
+		24 + c_len);
+	put64(buf + c_at, c_len + 1);
+	refused_as(buf, len, want);
+	put64(buf + c_at, UINT64_MAX);
+	refused_as(buf, len, want);
+	put64(buf + c_at, 0);
+	refused_as(buf, len, "format version 4 without credential usage");
+	put64(buf + c_at, c_len);
+	/* a newer build's file */
+	put32(buf + 8, 5);
+	refused_as(buf, len, "format version 5, this build reads 1 to 4");
+	put32(buf + 8, 4);
+	reseal(buf, len);
+	for (cut = 0; cut < len; cut++) {
+		ts_error_clear(&err);
+		ck_assert_int_eq(ts_usage_state_decode(buf, cut, NOW, &s, &err),
+				 TS_ECORRUPT);
+		ck_assert_ptr_null(s.cred);
+	}
+	for (bit = 0; bit < 8 * len; bit++) {
+		buf[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+		ts_error_clear(&err);
+		ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err),
+				 TS_ECORRUPT);
+		ck_assert_ptr_null(s.cred);
+		buf[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+	}
+	/* and the untouched image still reads */
+	ck_assert_int_eq(ts_usage_state_decode(buf, len, NOW, &s, &err), TS_OK);
+	ts_usage_state_free(&s);
+	free(buf);
 }
 END_TEST
 
@@ -1183,6 +1360,20 @@ START_TEST(peek_reads_key_counts_past_a_bad_crc_only)
 	ck_assert_uint_eq(held, 2);
 	ck_assert_uint_eq(exempt, 1);
 	free(buf);
+	/* version 4: the keys, consumed_since, then the credential image */
+	sample_keys(&a, 0);
+	sample_cred(&a);
+	len = encode_as(&a, &buf, 4);
+	counts = a.cred_len;
+	ts_usage_state_free(&a);
+	buf[80] ^= 0x10;
+	ck_assert_int_eq(ts_usage_state_peek_keys(buf, len, &held, &exempt), 1);
+	ck_assert_uint_eq(held, 2);
+	ck_assert_uint_eq(exempt, 1);
+	/* C not the image's length: unknown */
+	put64(buf + len - 4 - counts - 8, counts - 1);
+	ck_assert_int_eq(ts_usage_state_peek_keys(buf, len, &held, &exempt), 0);
+	free(buf);
 	/* version 1: no keys, known */
 	sample(&a, 0);
 	len = encode_as(&a, &buf, 1);
@@ -1297,6 +1488,8 @@ Suite *suite_usage_state(void)
 	tcase_add_test(tc,
 		       leaves_added_one_by_one_keep_every_value_through_growth);
 	tcase_add_test(tc, peek_reads_key_counts_past_a_bad_crc_only);
+	tcase_add_test(tc, credential_usage_round_trips_as_version_4);
+	tcase_add_test(tc, credential_usage_defects_are_named);
 	tcase_add_test(tc, accounts_hold_what_their_children_and_own_leaf_hold);
 	tcase_add_test(tc,
 		       a_root_holding_twice_its_children_is_found_and_summed);
