@@ -9,6 +9,8 @@
 #ifndef TS_CREDENTIAL_H
 #define TS_CREDENTIAL_H
 
+#include <stdint.h>
+
 /* Maui's credential types, in diagnose -p's FS(USR:GRP:ACC:QOS:CLS) order. */
 enum ts_cred {
 	TS_CRED_USER,
@@ -21,5 +23,16 @@ enum ts_cred {
 
 /* ts_cred_name() - "user", "group", "account", "qos", "class"; "?" else. */
 const char *ts_cred_name(enum ts_cred c);
+
+/*
+ * ts_cred_class_id() - the id under which a partition's (Maui class's)
+ * usage is kept: Slurm numbers partitions by their place in slurm.conf,
+ * which a reconfigure may change, so the id is a hash of the name (the
+ * 64-bit FNV-1a folded to 32 bits), the same in every build and after
+ * every restart; never UINT32_MAX (TS_CRED_ID_NONE), which NULL or ""
+ * gives.  Two names with one id would share their usage; for 100
+ * partitions the chance of any such pair is about 1 in 10^6.
+ */
+uint32_t ts_cred_class_id(const char *partition);
 
 #endif /* TS_CREDENTIAL_H */

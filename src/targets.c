@@ -35,6 +35,7 @@
 
 #include "decimal.h"
 #include "file_trust.h"
+#include "id_hash.h"
 #include "targets.h"
 #include "whole_file.h"
 
@@ -128,27 +129,16 @@ double ts_targets_factor(const struct ts_target *tg, double usage_pct,
 }
 
 /* FNV-1a over (kind, name, account). */
-static uint64_t fnv(uint64_t h, const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= UINT64_C(0x100000001b3);
-	}
-	return h;
-}
-
 static size_t key_hash(char kind, const char *name, size_t name_len,
 		       const char *account, size_t account_len)
 {
-	uint64_t h = UINT64_C(0xcbf29ce484222325);
+	uint64_t h = TS_FNV1A_BASIS;
 
-	h = fnv(h, &kind, 1);
-	h = fnv(h, name, name_len);
+	h = ts_fnv1a(h, &kind, 1);
+	h = ts_fnv1a(h, name, name_len);
 	if (account) {
-		h = fnv(h, "@", 1);
-		h = fnv(h, account, account_len);
+		h = ts_fnv1a(h, "@", 1);
+		h = ts_fnv1a(h, account, account_len);
 	}
 	return (size_t)h;
 }

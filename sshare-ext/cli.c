@@ -33,6 +33,9 @@ enum {
 	OPT_JSON,
 	OPT_TREE,
 	OPT_TARGETS,
+	OPT_DIAGNOSE_F,
+	OPT_STATE,
+	OPT_FS_POLICY,
 };
 
 static const struct option long_options[] = {
@@ -61,6 +64,9 @@ static const struct option long_options[] = {
 	{ "json", no_argument, 0, OPT_JSON },
 	{ "tree", no_argument, 0, OPT_TREE },
 	{ "targets", required_argument, 0, OPT_TARGETS },
+	{ "diagnose-f", no_argument, 0, OPT_DIAGNOSE_F },
+	{ "state", required_argument, 0, OPT_STATE },
+	{ "fs-policy", required_argument, 0, OPT_FS_POLICY },
 	{ 0, 0, 0, 0 }
 };
 
@@ -109,6 +115,9 @@ Usage:  sshare-ext [OPTION]\n\
           --algo=ALGO      offline: classic, depth_oblivious, fair_tree or pbs\n\
           --damp=N         offline: FairShareDampeningFactor (default 1)\n\
           --targets=FILE   the fs_targets file: its fscap= caps (FSCap CapUsage CappedBy)\n\
+          --diagnose-f     Maui's diagnose -f: usage per credential, per window\n\
+          --state=FILE     with --diagnose-f: StateSaveLocation/treeshare_state\n\
+          --fs-policy=P    with --diagnose-f: difference (default) or ratio\n\
 \n\
 Extended columns: TreeUsage Perc PBSFactor Rank ClassicFS DOFS FairTreeFS\n\
 (see sshare-ext(1)).\n");
@@ -407,6 +416,23 @@ enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 		case OPT_TREE:
 			c->view = VIEW_TREE;
 			break;
+		case OPT_DIAGNOSE_F:
+			c->view = VIEW_DIAGNOSE_F;
+			break;
+		case OPT_STATE:
+			free(c->state);
+			c->state = strdup(optarg);
+			break;
+		case OPT_FS_POLICY:
+			if (!strcmp(optarg, "difference"))
+				c->fs_policy = TS_FS_POLICY_DIFFERENCE;
+			else if (!strcmp(optarg, "ratio"))
+				c->fs_policy = TS_FS_POLICY_RATIO;
+			else
+				rc = die(
+					"--fs-policy=%s: expected difference or ratio",
+					optarg);
+			break;
 		default:
 			rc = bad_option(argc, argv, opt);
 			break;
@@ -423,6 +449,10 @@ enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 		rc = die(
 			"%s",
 			"-M asks slurmdbd for clusters; --input reads a file: give one of them");
+	if (rc == CLI_RUN && (c->view == VIEW_DIAGNOSE_F) != !!c->state)
+		rc = die(
+			"%s",
+			"--diagnose-f reads a treeshare_state file: give it with --state=FILE (and --state only with --diagnose-f)");
 	if (rc == CLI_RUN && !c->input && c->n_what_ifs)
 		rc = die(
 			"%s",
@@ -440,6 +470,7 @@ void cli_free(struct cli *c)
 	free(c->entity);
 	free(c->input);
 	free(c->targets);
+	free(c->state);
 	free(c->clusters);
 	for (i = 0; i < c->n_what_ifs; i++) {
 		free(c->what_ifs[i].name);

@@ -10,12 +10,14 @@
 
 #include "columns.h"
 #include "fairshare.h"
+#include "targets.h"
 
 enum view {
-	VIEW_TABLE, /* sshare's table */
-	VIEW_PATH,  /* -g ENTITY, pbsfs -g */
-	VIEW_JSON,  /* --json */
-	VIEW_TREE,  /* --tree */
+	VIEW_TABLE,	 /* sshare's table */
+	VIEW_PATH,	 /* -g ENTITY, pbsfs -g */
+	VIEW_JSON,	 /* --json */
+	VIEW_TREE,	 /* --tree */
+	VIEW_DIAGNOSE_F, /* --diagnose-f: Maui's usage per credential */
 };
 
 /* One --set or --usage, applied in command-line order. */
@@ -45,7 +47,9 @@ struct cli {
 	char *entity;  /* -g */
 	char *input;   /* --input FILE */
 	char *targets; /* --targets FILE: fscap= columns */
-	int algo_set;  /* --algo given */
+	char *state;   /* --state FILE: a treeshare_state (--diagnose-f) */
+	enum ts_fs_policy fs_policy; /* --fs-policy (--diagnose-f) */
+	int algo_set;		     /* --algo given */
 	enum ts_fs_algo algo;
 	int damp_set;
 	double damp; /* --damp */

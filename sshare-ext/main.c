@@ -69,6 +69,22 @@ static const char *default_fields(const struct cli *c,
 	return buf;
 }
 
+/* --diagnose-f: the usage per credential of a treeshare_state file. */
+static int run_diagnose(const struct cli *c)
+{
+	struct ts_targets *tg = NULL;
+	struct ts_error err = TS_ERROR_INIT;
+	char msg[8192];
+	int rc;
+
+	if (c->targets && ts_targets_load(c->targets, NULL, &tg, &err))
+		return report_error(err.msg);
+	rc = diagnose_view(stdout, c->state, tg, c->fs_policy, msg,
+			   sizeof(msg));
+	ts_targets_free(tg);
+	return rc ? report_error(msg) : EXIT_SUCCESS;
+}
+
 /*
  * Load the rows (offline file or the controller) and print the chosen
  * view.  RET the exit status.
@@ -79,6 +95,8 @@ static int load_and_print(const struct cli *c, struct share_set *s)
 	char msg[8192];
 	int need_tree, rc;
 
+	if (c->view == VIEW_DIAGNOSE_F)
+		return run_diagnose(c);
 	if (c->format && parse_fields(c->format, &list))
 		return EXIT_FAILURE;
 	need_tree = c->view != VIEW_TABLE || c->targets ||
@@ -106,6 +124,8 @@ static int load_and_print(const struct cli *c, struct share_set *s)
 		break;
 	case VIEW_TREE:
 		bar_view(stdout, s);
+		break;
+	case VIEW_DIAGNOSE_F: /* printed by run_diagnose(), not here */
 		break;
 	case VIEW_TABLE:
 		if (!c->format &&

@@ -208,6 +208,9 @@ static int snapshot(struct ts_usage_state *s, time_t ran, time_t reset,
 	free(s->windows);
 	s->windows = NULL;
 	s->windows_len = 0;
+	free(s->cred);
+	s->cred = NULL;
+	s->cred_len = 0;
 	assoc_mgr_lock(&locks);
 	n_tres = g_tres_count;
 	n_assoc = assoc_mgr_assoc_list ? list_count(assoc_mgr_assoc_list) : 0;
@@ -241,12 +244,17 @@ static int snapshot(struct ts_usage_state *s, time_t ran, time_t reset,
 				    : 0; /* usage_metric=dedicated */
 	rc = usage_windows_image(s->saved_at, &s->windows, &s->windows_len,
 				 &in_use);
+	if (!rc)
+		rc = usage_windows_cred_image(s->saved_at, &s->cred,
+					      &s->cred_len);
 	assoc_mgr_unlock(&locks);
 	s->windows_active = in_use;
 	if (!rc && cap_hold_keys(s, err))
 		return -1;
 	if (rc) {
-		ts_error_set(err, TS_ENOMEM, -1, "usage windows not encoded");
+		ts_error_set(
+			err, TS_ENOMEM, -1,
+			"usage windows or usage per credential not encoded");
 		return -1;
 	}
 	return ts_usage_state_sort_again(s, &snap_order, err) ? -1 : 0;
@@ -661,6 +669,23 @@ struct found {
 	int drc;
 };
 
+/* A copy of a saved image (if any) to keep(); lost saying so on ENOMEM. */
+static void keep_copy(const unsigned char *saved, size_t len,
+		      void (*keep)(unsigned char *image, size_t len),
+		      const char *lost)
+{
+	unsigned char *image;
+
+	if (!len)
+		return;
+	image = malloc(len);
+	if (image)
+		memcpy(image, saved, len);
+	else
+		error("%s: %s", plugin_type, lost);
+	keep(image, len);
+}
+
 /* The unit is usable: resume from it, unless another plugin ran since. */
 static void resume(const struct found *f, time_t *ran, time_t *reset)
 {
@@ -678,18 +703,12 @@ static void resume(const struct found *f, time_t *ran, time_t *reset)
 	cap_hold_restore(u, f->unit_path, f->ust.used_prev ? ".prev" : "");
 	/* clang-format off */
 	note_decay_record(f->drc, &f->dst, f->derr.msg);
-	if (u->windows_len) {
-		unsigned char *image = malloc(u->windows_len);
-
-		/* clang-format off */
-		if (image)
-			memcpy(image, u->windows, u->windows_len);
-		else
-			error("%s: usage windows: out of memory; they start from RawUsage",
-			      plugin_type);
-		/* clang-format on */
-		usage_windows_keep_image(image, u->windows_len);
-	}
+	/* clang-format off */
+	keep_copy(u->windows, u->windows_len, usage_windows_keep_image,
+		  "usage windows: out of memory; they start from RawUsage");
+	keep_copy(u->cred, u->cred_len, usage_windows_keep_cred_image,
+		  "usage per credential: out of memory; it starts empty");
+	/* clang-format on */
 	if (f->drc == TS_OK && f->d.origin == TS_DECAY_RECORD_FOREIGN &&
 	    f->d.last_ran > u->last_ran) {
 		info("%s: %s (last decay %s) is newer than %s (%s): another priority plugin ran since; its decay time and slurmctld's usage are used, not the usage treeshare saved",
@@ -881,6 +900,7 @@ int checkpoint_recover(const char *dir, time_t now, time_t *ran, time_t *reset)
 		slurm_mutex_unlock(&checkpoint_mutex);
 	} else {
 		usage_windows_keep_image(NULL, 0);
+		usage_windows_keep_cred_image(NULL, 0);
 	}
 	ts_usage_state_free(&f.u);
 	xfree(unit);

@@ -20,6 +20,7 @@
 #include "src/usage_state.h"
 #include "src/utc_time.h"
 #include "usage.h"
+#include "credential_ids.h"
 #include "usage_windows.h"
 
 /* The start of a span slurmdbd did not answer for; 0: none. */
@@ -116,6 +117,19 @@ static double qos_factor(uint32_t id)
 	return qos->usage_factor;
 }
 
+/* An ended job and its association, for ended_cred_ids(). */
+struct ended {
+	const slurmdb_job_rec_t *job;
+	const slurmdb_assoc_rec_t *assoc;
+};
+
+static void ended_cred_ids(const void *arg, struct ts_cred_ids *ids)
+{
+	const struct ended *e = arg;
+
+	cred_ids_of_ended(e->job, e->assoc, ids);
+}
+
 /* One ended job to its association chain; assoc_mgr write-locked. */
 static void charge_ended_job(slurmdb_job_rec_t *job, time_t start, double decay,
 			     bool windows)
@@ -139,13 +153,14 @@ static void charge_ended_job(slurmdb_job_rec_t *job, time_t start, double decay,
 	/* clang-format on */
 	if (windows) {
 		uint32_t ids[n];
+		const struct ended ended = { job, assoc };
 
 		n = 0;
 		for (a = assoc; a; a = a->usage->parent_assoc_ptr)
 			ids[n++] = a->id;
 		used = ts_consumed_charge(cpu, factor, 1, 0);
-		if (usage_windows_charge(ids, n, (long double)used, job->end,
-					 job->end))
+		if (usage_windows_charge(ids, n, ended_cred_ids, &ended,
+					 (long double)used, job->end, job->end))
 			return;
 	}
 	used = ts_consumed_charge(cpu, factor, decay,

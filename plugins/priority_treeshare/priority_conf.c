@@ -171,6 +171,16 @@ static int read_params(struct priority_conf *c, bool in_ctld, char **msg)
 	return 0;
 }
 
+/* user@*, group, qos and class entries of tg (NULL: none). */
+static size_t cred_entries(const struct ts_targets *tg)
+{
+	return tg ? ts_targets_cred_count(tg, TS_CRED_USER) +
+			       ts_targets_cred_count(tg, TS_CRED_GROUP) +
+			       ts_targets_cred_count(tg, TS_CRED_QOS) +
+			       ts_targets_cred_count(tg, TS_CRED_CLASS)
+		  : 0;
+}
+
 /*
  * fs_targets=: a fresh copy of the file, read only if root or SlurmUser
  * owns it (and every link to it) and no one else may write it
@@ -193,15 +203,12 @@ static int read_targets(struct priority_conf *c,
 	if (!path)
 		return 0;
 	if (!ts_targets_load(path, &trust, &c->targets, &err)) {
-		size_t cred = ts_targets_cred_count(c->targets, TS_CRED_USER) +
-			      ts_targets_cred_count(c->targets, TS_CRED_GROUP) +
-			      ts_targets_cred_count(c->targets, TS_CRED_QOS) +
-			      ts_targets_cred_count(c->targets, TS_CRED_CLASS);
+		size_t cred = cred_entries(c->targets);
 
 		c->targets_owned = true;
 		log_flag(PRIO, "%s: fs_targets %s: %zu targets", plugin_type,
 			 path, ts_targets_count(c->targets));
-		/* parsed and checked, but no usage is kept per credential yet */
+		/* usage is kept for them; their targets not yet applied */
 		if (cred)
 			info("%s: fs_targets %s: %zu user@*, group, qos and class entries checked but not in force (per-credential fair share is not in this version)",
 			     plugin_type, path, cred);
@@ -338,10 +345,19 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 		conf_discard(c);
 		return NULL;
 	}
-	/* read and checked; nothing keeps usage per credential yet */
-	if (c->settings.given & (TS_SET_FS_WEIGHT | TS_SET_FS_CRED_WEIGHT))
+	/* read and checked; usage is kept, the weights not yet applied */
+	if (c->settings.given & (TS_SET_FS_WEIGHT | TS_SET_FS_CRED_WEIGHT)) {
 		info("%s: fs_weight and fs_*_weight checked but not in force (per-credential fair share is not in this version)",
 		     plugin_type);
+		c->cred_usage = true;
+	}
+	if (cred_entries(c->targets))
+		c->cred_usage = true;
+	if (c->cred_usage && !c->windows) {
+		info("%s: usage per credential (user, group, account, qos, class) is kept only with usage_window=",
+		     plugin_type);
+		c->cred_usage = false;
+	}
 
 	c->prio.w_age = slurm_conf.priority_weight_age;
 	c->prio.w_assoc = slurm_conf.priority_weight_assoc;

@@ -68,7 +68,13 @@ struct priority_conf {
 	char *active;		     /* ... in canonical form ("" if none) */
 
 	/* What the settings mean for the plugin (issue 5). */
-	bool windows;		    /* usage_window=: Maui windows */
+	bool windows; /* usage_window=: Maui windows */
+	/*
+	 * Maui's usage per credential is kept (usage_windows.h): usage
+	 * windows, and user@*, group, qos or class targets or any of
+	 * fs_weight .. fs_class_weight (issue 27).
+	 */
+	bool cred_usage;
 	struct ts_targets *targets; /* fs_targets= loaded, or NULL */
 	bool targets_owned;	    /* false: an older conf's, kept */
 	enum ts_fs_policy fs_policy;

@@ -15,6 +15,7 @@
 #include "src/usage_charge.h"
 #include "src/usage_state.h"
 
+#include "credential_ids.h"
 #include "usage_windows.h"
 
 static int tres_count(void)
@@ -383,8 +384,8 @@ static bool charge_windows(job_record_t *job, double used, time_t from,
 		for (assoc = job->assoc_ptr; assoc;
 		     assoc = assoc->usage->parent_assoc_ptr)
 			ids[n++] = assoc->id;
-		return usage_windows_charge(ids, n, (long double)used, from,
-					    to);
+		return usage_windows_charge(ids, n, cred_ids_of_job, job,
+					    (long double)used, from, to);
 	}
 }
 

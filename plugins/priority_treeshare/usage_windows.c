@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/credential_store.h"
 #include "src/usage_state.h"
 #include "src/utc_time.h"
 #include "src/window_store.h"
@@ -34,6 +35,15 @@ static bool active; /* windows holds the usage in force */
  * a reconfigure that sets usage_window= again starts from. */
 static unsigned char *kept;
 static size_t kept_len;
+/*
+ * Maui's usage per credential (issue 27): charged in the same pieces as
+ * the windows, at the same times, so both roll alike; kept as an image
+ * while not in use, as the windows are.
+ */
+static struct ts_cred_usage cred;
+static bool cred_active;
+static unsigned char *kept_cred;
+static size_t kept_cred_len;
 
 bool usage_windows_active(void)
 {
@@ -162,6 +172,80 @@ void usage_windows_keep_image(unsigned char *image, size_t len)
 	slurm_mutex_unlock(&windows_mutex);
 }
 
+void usage_windows_keep_cred_image(unsigned char *image, size_t len)
+{
+	slurm_mutex_lock(&windows_mutex);
+	free(kept_cred);
+	kept_cred = image;
+	kept_cred_len = image ? len : 0;
+	slurm_mutex_unlock(&windows_mutex);
+}
+
+/*
+ * Usage per credential at now with c's length, depth and decay: from the
+ * kept image, else empty.  A failure is logged and keeps the image.
+ * Caller holds windows_mutex.
+ */
+static void cred_start(const struct priority_conf *c, int64_t now)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	const struct ts_settings *s = &c->settings;
+	int rc;
+
+	if (cred_active)
+		return;
+	if (kept_cred) {
+		rc = ts_credential_store_decode(kept_cred, kept_cred_len, &cred,
+						&err);
+		if (!rc) {
+			rc = ts_cred_usage_reconfigure(
+				&cred, s->usage_window, s->usage_depth,
+				s->usage_decay, now, &err);
+			if (rc)
+				ts_cred_usage_free(&cred);
+		}
+	} else {
+		rc = ts_cred_usage_init(&cred, s->usage_window, s->usage_depth,
+					s->usage_decay, now, &err);
+	}
+	if (rc) {
+		/* clang-format off */
+		error("%s: usage per credential not kept: %s; the saved one stays in %s",
+		      plugin_type, err.msg, TS_USAGE_STATE_FILE);
+		/* clang-format on */
+		return;
+	}
+	/* clang-format off */
+	info("%s: usage per credential (user, group, account, qos, class) kept in the usage windows, %s",
+	     plugin_type, kept_cred ? "from the saved one" : "from now on");
+	/* clang-format on */
+	free(kept_cred);
+	kept_cred = NULL;
+	kept_cred_len = 0;
+	cred_active = true;
+}
+
+/* Stop it; keep: as the kept image first.  Caller holds windows_mutex. */
+static void cred_stop(bool keep, int64_t now)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned char *image = NULL;
+	size_t len = 0;
+
+	if (!cred_active)
+		return;
+	if (keep && ts_credential_store_encode(&cred, now, &image, &len, &err))
+		error("%s: usage per credential not kept: %s", plugin_type,
+		      err.msg);
+	ts_cred_usage_free(&cred);
+	cred_active = false;
+	if (image) {
+		free(kept_cred);
+		kept_cred = image;
+		kept_cred_len = len;
+	}
+}
+
 /* The kept image, taken out of kept (free() it).  NULL if none. */
 static unsigned char *take_kept(size_t *len)
 {
@@ -229,6 +313,8 @@ int usage_windows_start(const struct priority_conf *c, time_t now,
 	} else {
 		windows = w;
 		active = true;
+		if (c->cred_usage)
+			cred_start(c, now);
 	}
 	slurm_mutex_unlock(&windows_mutex);
 	free(image);
@@ -242,6 +328,21 @@ int usage_windows_start(const struct priority_conf *c, time_t now,
 		return -1;
 	}
 	return 0;
+}
+
+/* A copy of a kept image (what: its name for the error).  Caller locks. */
+static int copy_kept(const unsigned char *image, size_t image_len,
+		     const char *what, unsigned char **buf, size_t *len,
+		     struct ts_error *err)
+{
+	*buf = malloc(image_len);
+	if (!*buf)
+		return ts_error_set(err, TS_ENOMEM, -1,
+				    "cannot copy %zu bytes of saved %s",
+				    image_len, what);
+	memcpy(*buf, image, image_len);
+	*len = image_len;
+	return TS_OK;
 }
 
 int usage_windows_image(time_t now, unsigned char **buf, size_t *len,
@@ -258,20 +359,33 @@ int usage_windows_image(time_t now, unsigned char **buf, size_t *len,
 		rc = ts_window_store_encode(&windows, (int64_t)now, buf, len,
 					    &err);
 	} else if (kept) {
-		*buf = malloc(kept_len);
-		if (*buf) {
-			memcpy(*buf, kept, kept_len);
-			*len = kept_len;
-		} else {
-			rc = ts_error_set(
-				&err, TS_ENOMEM, -1,
-				"cannot copy %zu bytes of saved windows",
-				kept_len);
-		}
+		rc = copy_kept(kept, kept_len, "windows", buf, len, &err);
 	}
 	slurm_mutex_unlock(&windows_mutex);
 	if (rc)
 		error("%s: usage windows not saved: %s", plugin_type, err.msg);
+	return rc ? -1 : 0;
+}
+
+int usage_windows_cred_image(time_t now, unsigned char **buf, size_t *len)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	int rc = 0;
+
+	*buf = NULL;
+	*len = 0;
+	slurm_mutex_lock(&windows_mutex);
+	if (cred_active) {
+		rc = ts_credential_store_encode(&cred, (int64_t)now, buf, len,
+						&err);
+	} else if (kept_cred) {
+		rc = copy_kept(kept_cred, kept_cred_len, "usage per credential",
+			       buf, len, &err);
+	}
+	slurm_mutex_unlock(&windows_mutex);
+	if (rc)
+		error("%s: usage per credential not saved: %s", plugin_type,
+		      err.msg);
 	return rc ? -1 : 0;
 }
 
@@ -299,6 +413,7 @@ void usage_windows_stop(bool keep, time_t now)
 		}
 	}
 	active = false;
+	cred_stop(keep, (int64_t)now);
 	slurm_mutex_unlock(&windows_mutex);
 }
 
@@ -306,6 +421,30 @@ void usage_windows_fini(void)
 {
 	usage_windows_stop(false, 0);
 	usage_windows_keep_image(NULL, 0);
+	usage_windows_keep_cred_image(NULL, 0);
+}
+
+/* Usage per credential as c says, windows in use.  windows_mutex held. */
+static void cred_adopt(const struct priority_conf *c, int64_t now)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	const struct ts_settings *s = &c->settings;
+
+	if (!c->cred_usage) {
+		/* clang-format off */
+		if (cred_active)
+			info("%s: usage per credential no longer kept; what it holds stays in %s for later",
+			     plugin_type, TS_USAGE_STATE_FILE);
+		/* clang-format on */
+		cred_stop(true, now);
+	} else if (!cred_active) {
+		cred_start(c, now);
+	} else if (ts_cred_usage_reconfigure(&cred, s->usage_window,
+					     s->usage_depth, s->usage_decay,
+					     now, &err)) {
+		error("%s: usage per credential: %s; its windows stay as they were",
+		      plugin_type, err.msg);
+	}
 }
 
 void usage_windows_reconfigure(const struct priority_conf *c, time_t now)
@@ -331,11 +470,13 @@ void usage_windows_reconfigure(const struct priority_conf *c, time_t now)
 	}
 	slurm_mutex_lock(&windows_mutex);
 	(void)adopt(&windows, c, now);
+	cred_adopt(c, now);
 	slurm_mutex_unlock(&windows_mutex);
 }
 
 /* Add amount at time t to every id and the total.  Caller locks. */
-static void add_piece(const uint32_t *ids, size_t n, long double amount,
+static void add_piece(const uint32_t *ids, size_t n,
+		      const struct ts_cred_ids *cred_ids, long double amount,
 		      int64_t t)
 {
 	struct ts_error err = TS_ERROR_INIT;
@@ -359,6 +500,10 @@ static void add_piece(const uint32_t *ids, size_t n, long double amount,
 	}
 	if (ts_windows_add_total_at(&windows, amount, t, &err))
 		error("%s: usage windows: total: %s", plugin_type, err.msg);
+	ts_error_clear(&err);
+	if (cred_active && cred_ids &&
+	    ts_cred_usage_charge(&cred, cred_ids, amount, t, &err))
+		error("%s: usage per credential: %s", plugin_type, err.msg);
 }
 
 /*
@@ -375,23 +520,30 @@ static int64_t window_end(int64_t t)
 	return windows.bound[windows.depth];
 }
 
-bool usage_windows_charge(const uint32_t *ids, size_t n, long double amount,
-			  time_t from, time_t to)
+bool usage_windows_charge(const uint32_t *ids, size_t n, usage_cred_of cred_of,
+			  const void *job, long double amount, time_t from,
+			  time_t to)
 {
 	int64_t t = from, end = to, span = (int64_t)to - (int64_t)from;
 	long double left = amount;
+	struct ts_cred_ids cred_buf;
+	const struct ts_cred_ids *cred_ids = NULL;
 
 	slurm_mutex_lock(&windows_mutex);
 	if (!active) {
 		slurm_mutex_unlock(&windows_mutex);
 		return false;
 	}
+	if (cred_active && cred_of) {
+		cred_of(job, &cred_buf);
+		cred_ids = &cred_buf;
+	}
 	if (!(amount > 0)) {
 		slurm_mutex_unlock(&windows_mutex);
 		return true;
 	}
 	if (span <= 0) {
-		add_piece(ids, n, amount, end);
+		add_piece(ids, n, cred_ids, amount, end);
 		slurm_mutex_unlock(&windows_mutex);
 		return true;
 	}
@@ -407,10 +559,11 @@ bool usage_windows_charge(const uint32_t *ids, size_t n, long double amount,
 			(void)ts_windows_roll(&windows, t);
 		b = window_end(t);
 		if (end <= b) {
-			add_piece(ids, n, left, end - 1);
+			add_piece(ids, n, cred_ids, left, end - 1);
 			break;
 		}
-		add_piece(ids, n, amount * (long double)(b - t) / span, b - 1);
+		add_piece(ids, n, cred_ids,
+			  amount * (long double)(b - t) / span, b - 1);
 		left -= amount * (long double)(b - t) / span;
 		if (left < 0)
 			left = 0;
@@ -426,6 +579,8 @@ void usage_windows_roll(time_t now)
 
 	slurm_mutex_lock(&windows_mutex);
 	rolled = active ? ts_windows_roll(&windows, (int64_t)now) : 0;
+	if (cred_active)
+		ts_cred_usage_roll(&cred, (int64_t)now);
 	slurm_mutex_unlock(&windows_mutex);
 	/* clang-format off */
 	if (rolled > 1)

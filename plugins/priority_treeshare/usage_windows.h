@@ -23,6 +23,12 @@
  *             state into one file, once a cycle and at fini.  Windows
  *             stopped by a reconfigure are kept as an image and saved
  *             with every commit until usage_window= is set again.
+ *   credentials  with per-credential fair share configured
+ *             (priority_conf.h's cred_usage), Maui's usage per user,
+ *             group, account, QOS and class (src/credential_usage.h)
+ *             is charged in the same pieces and rolled with the
+ *             windows; saved in the same commit, kept as an image
+ *             while not in use.  Without saved usage it starts empty.
  *
  * windows_mutex (usage_windows.c) guards the windows; it is taken last,
  * inside any Slurm lock, and never held across one or across file I/O.
@@ -35,6 +41,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "src/credential_usage.h"
 #include "src/tree.h"
 
 #include "priority_conf.h"
@@ -48,6 +55,9 @@
  * Takes ownership of image (malloc'ed); NULL drops the kept image.
  */
 void usage_windows_keep_image(unsigned char *image, size_t len);
+
+/* usage_windows_keep_cred_image() - the same for usage per credential. */
+void usage_windows_keep_cred_image(unsigned char *image, size_t len);
 
 /*
  * usage_windows_start() - windows for c (usage_window= set) at now, from
@@ -92,13 +102,26 @@ int usage_windows_image(time_t now, unsigned char **buf, size_t *len,
 			bool *in_use);
 
 /*
- * usage_windows_charge() - add amount (>= 0) used evenly over [from, to]
- * to each of ids[0 .. n) and to the total.  No allocation unless an id
- * is new.  Caller may hold any Slurm lock.  RET false when the windows
- * are not in use (stopped by a reconfigure meanwhile): nothing charged.
+ * usage_windows_cred_image() - usage_windows_image() for the usage per
+ * credential: in use, else kept, else nothing.  RET 0 or -1 (logged).
  */
-bool usage_windows_charge(const uint32_t *ids, size_t n, long double amount,
-			  time_t from, time_t to);
+int usage_windows_cred_image(time_t now, unsigned char **buf, size_t *len);
+
+/* Fills in a job's credentials (credential_ids.h), for a charge. */
+typedef void (*usage_cred_of)(const void *job, struct ts_cred_ids *ids);
+
+/*
+ * usage_windows_charge() - add amount (>= 0) used evenly over [from, to]
+ * to each of ids[0 .. n) and to the total, and when usage per credential
+ * is kept, to the credentials cred_of(job) gives (cred_of NULL: none;
+ * called only then, so a charge without costs nothing more).  No
+ * allocation unless an id is new.  Caller may hold any Slurm lock.
+ * RET false when the windows are not in use (stopped by a reconfigure
+ * meanwhile): nothing charged.
+ */
+bool usage_windows_charge(const uint32_t *ids, size_t n, usage_cred_of cred_of,
+			  const void *job, long double amount, time_t from,
+			  time_t to);
 
 /* usage_windows_roll() - roll window 0 to now; logs skipped windows. */
 void usage_windows_roll(time_t now);

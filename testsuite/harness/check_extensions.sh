@@ -257,6 +257,7 @@ check bad_key_at_reconfigure_is_logged_and_keeps_running_configuration $? "$diag
 
 # --- issue 31: who may own the targets file; its bytes quoted in the log
 . "$here/check_file_trust.sh"
+. "$here/check_credentials.sh"
 
 # --- Maui usage windows (seed 003) ---------------------------------------
 ext_run maui-john

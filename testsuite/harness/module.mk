@@ -40,7 +40,7 @@ $(HARNESS_BIN): $(HARNESS_OBJS) $(HARNESS_STUBS) $(LIBTS)
 
 CHECK_STAGES += harness
 .PHONY: check-harness
-check-harness: $(HARNESS_BIN)
+check-harness: $(HARNESS_BIN) $(SSHARE_EXT_BIN)
 	@mkdir -p $(BUILD)/check
 	BUILD=$(BUILD) TH_DEB_PLUGINDIR=$(REF_PLUGINDIR) \
 		TH_SLURM_PREFIX=$(SLURM_PREFIX) \

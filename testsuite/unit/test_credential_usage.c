@@ -255,12 +255,30 @@ START_TEST(random_jobs_every_category_sums_to_total_in_every_window)
 }
 END_TEST
 
+/*
+ * A partition's id is FNV-1a (64 bits, folded): the same in every build
+ * and restart.  Values from an independent implementation (Python:
+ * h = 0xcbf29ce484222325; for c: h ^= c; h *= 0x100000001b3 mod 2^64;
+ * id = (h ^ h >> 32) mod 2^32); no name gives TS_CRED_ID_NONE.
+ */
+START_TEST(class_id_is_the_folded_fnv1a_of_the_partition_name)
+{
+	ck_assert_uint_eq(ts_cred_class_id("gpu"), 0x2fc2accdu);
+	ck_assert_uint_eq(ts_cred_class_id("cpu"), 0xf91beed0u);
+	ck_assert_uint_eq(ts_cred_class_id("debug"), 0x72a1170du);
+	ck_assert_uint_eq(ts_cred_class_id("a"), 0x296230c0u);
+	ck_assert_uint_eq(ts_cred_class_id(NULL), TS_CRED_ID_NONE);
+	ck_assert_uint_eq(ts_cred_class_id(""), TS_CRED_ID_NONE);
+}
+END_TEST
+
 Suite *suite_credential_usage(void)
 {
 	Suite *s = suite_create("credential_usage");
 	TCase *tc = tcase_create("windows");
 
 	tcase_add_test(tc, seed003_data_file_every_category_sums_to_total);
+	tcase_add_test(tc, class_id_is_the_folded_fnv1a_of_the_partition_name);
 	tcase_add_test(tc, seed003_john_is_decay_weighted_in_every_type);
 	tcase_add_test(tc, missing_credential_keeps_category_sum);
 	tcase_add_test(tc, bad_amount_charges_nothing);

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * diagnose_view.c - sshare-ext --diagnose-f: Maui's "diagnose -f" view
+ * (src/cred_view.h) of the usage per credential a treeshare_state file
+ * holds (issue 27).  Users and groups are named from the passwd and
+ * group databases; accounts, QOS and partitions by number (the state
+ * keeps ids, not names).
+ */
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "cred_view.h"
+#include "credential_store.h"
+#include "usage_state.h"
+#include "utc_time.h"
+#include "views.h"
+
+static const char *name_of(void *arg, enum ts_cred c, uint32_t id, char *buf,
+			   size_t len)
+{
+	struct passwd *pw;
+	struct group *gr;
+
+	(void)arg;
+	if (id == TS_CRED_ID_NONE) {
+		snprintf(buf, len, "[NONE]");
+	} else if (c == TS_CRED_USER && (pw = getpwuid((uid_t)id))) {
+		snprintf(buf, len, "%s", pw->pw_name);
+	} else if (c == TS_CRED_GROUP && (gr = getgrgid((gid_t)id))) {
+		snprintf(buf, len, "%s", gr->gr_name);
+	} else if (c == TS_CRED_CLASS) {
+		snprintf(buf, len, "#%08x", (unsigned)id); /* a name's hash */
+	} else {
+		snprintf(buf, len, "%u", (unsigned)id);
+	}
+	return buf;
+}
+
+int diagnose_view(FILE *out, const char *state, const struct ts_targets *tg,
+		  enum ts_fs_policy policy, char *msg, size_t len)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_kept_status st;
+	struct ts_usage_state s;
+	struct ts_cred_usage cu;
+	char when[32];
+	int rc;
+
+	rc = ts_usage_state_load(state, (int64_t)time(NULL), &s, &st, &err);
+	if (rc) {
+		snprintf(msg, len, "%s", err.msg);
+		return -1;
+	}
+	if (!s.cred_len) {
+		/* clang-format off */
+		snprintf(msg, len,
+			 "%s holds no usage per credential: priority/treeshare keeps it with usage_window= and fs_targets user@*, group, qos or class entries or fs_*_weight keys",
+			 state);
+		/* clang-format on */
+		ts_usage_state_free(&s);
+		return -1;
+	}
+	rc = ts_credential_store_decode(s.cred, s.cred_len, &cu, &err);
+	if (rc) {
+		snprintf(msg, len, "%s: credential usage: %s", state, err.msg);
+		ts_usage_state_free(&s);
+		return -1;
+	}
+	if (st.used_prev)
+		fprintf(out, "%s; read %s.prev\n", st.problem, state);
+	fprintf(out, "Usage per credential saved at %s\n\n",
+		ts_utc_time(s.saved_at, when, sizeof(when)));
+	rc = ts_cred_view_write(out, &cu, tg, policy, name_of, NULL);
+	ts_cred_usage_free(&cu);
+	ts_usage_state_free(&s);
+	if (rc)
+		snprintf(msg, len, "cannot write the view");
+	return rc;
+}
