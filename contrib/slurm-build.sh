@@ -81,8 +81,8 @@ skip_src="sattach sbcast scrontab sdiag slurmrestd sreport sstat strigger sview 
 skip_plugins="burst_buffer cli_filter data_parser job_submit metrics node_features site_factor"
 # The stamp names the mode and, for core, what is left out.
 # TS_SLURM_CFLAGS: configure's CFLAGS (default: autoconf's -g -O2, as
-# --disable-debug leaves them).  .ci/run gives -O1, what SchedMD's own
-# default configure (debug on) ends its flags with, for a fifth less
+# --disable-debug leaves them).  .ci/run gives -O0 (SchedMD's configure
+# --disable-optimizations), for less than three quarters of -O1's
 # compile time; the stamps name it, so another value builds again.
 cflags=${TS_SLURM_CFLAGS:-}
 configured="$sum multiple-slurmd no-static${cflags:+ cflags=$cflags}"

@@ -18,10 +18,10 @@
 # builds shared.  So the releases can run side by side: the CPU-bound
 # stages (harness) run one release at a time, and a release's lab stages
 # (sshare-ext-cluster crash-cluster power-e2e cluster: mostly waiting for
-# decay cycles, each lab on its own free ports) run in the background,
-# beside each other (CHECK_BESIDE)
-# beside the next release's build and harness and labs
-# (UPSTREAM_LABS_BESIDE=0: one release after the other).
+# decay cycles, each lab on its own free ports) start first and run in
+# the background, beside each other (CHECK_BESIDE), beside the same
+# release's harness and beside the next release's build, harness and
+# labs (UPSTREAM_LABS_BESIDE=0: one release after the other, labs first).
 #
 # UPSTREAM_STAGES: the stages (default: every release-dependent stage;
 # .ci/run: harness sshare-ext-cluster cluster).  While one
@@ -210,13 +210,14 @@ for i in "${!args[@]}"; do
 			>"$build/check/upstream-$nv.prebuild.log" 2>&1 &
 		bg=$!
 	fi
-	t=$SECONDS
-	: >"$log.cpu"
-	if [ ${#cpu_stages[@]} -gt 0 ]; then
-		(cd "$tree" && SLURM_TARBALL=$tb CHECK_BESIDE= bash testsuite/check.sh "${cpu_stages[@]}") 2>&1 |
-			tee "$log.cpu"
-	fi
-	t_cpu[$v]=$((SECONDS - t))
+	# The lab stages start first, in the background, and the harness
+	# runs beside them: the labs mostly wait for decay cycles, so the
+	# last release's harness is no longer on CI's longest path.  Both
+	# makes then find built, with the very variables they are given,
+	# all that either would build (check-lab-prereqs, check.sh).
+	(cd "$tree" && SLURM_TARBALL=$tb make --no-print-directory -j"$(nproc)" \
+		all check-lab-prereqs) >>"$log" 2>&1 ||
+		echo "check-upstream: Slurm $v: make all check-lab-prereqs failed (log: $log)"
 	: >"$log.lab"
 	if [ ${#lab_stages[@]} -gt 0 ]; then
 		lab_t0[$v]=$SECONDS
@@ -232,6 +233,13 @@ for i in "${!args[@]}"; do
 			lab_pid[$v]=waited
 		fi
 	fi
+	t=$SECONDS
+	: >"$log.cpu"
+	if [ ${#cpu_stages[@]} -gt 0 ]; then
+		(cd "$tree" && SLURM_TARBALL=$tb CHECK_BESIDE= bash testsuite/check.sh "${cpu_stages[@]}") 2>&1 |
+			tee "$log.cpu"
+	fi
+	t_cpu[$v]=$((SECONDS - t))
 	done_versions+=("$v")
 done
 [ -z "$bg" ] || wait "$bg"
