@@ -169,6 +169,19 @@ const struct ts_fscap *ts_targets_find_cred_fscap(const struct ts_targets *tg,
 size_t ts_targets_cred_count(const struct ts_targets *tg, enum ts_cred c);
 
 /*
+ * ts_targets_cred_each() - fn(name, target, arg) for every entry of
+ * credential type c that has a priority target (an entry with only a
+ * feasibility cap is left out), in the file's order; for TS_CRED_USER
+ * the "user NAME@*" entries, name without "@*".  name and target live as
+ * long as tg.  RET the number of calls: 0 for NULL tg or a bad c.
+ * Allocates nothing.
+ */
+typedef void (*ts_targets_cred_fn)(const char *name,
+				   const struct ts_target *target, void *arg);
+size_t ts_targets_cred_each(const struct ts_targets *tg, enum ts_cred c,
+			    ts_targets_cred_fn fn, void *arg);
+
+/*
  * ts_targets_applicable() - the target that applies to node i of t: the
  * node's own (a user: NAME@PARENT first, then NAME), else the nearest
  * ancestor account's (the root excluded).  *from is the node whose target

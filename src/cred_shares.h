@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cred_shares.h - a cycle's table of Maui's credentials (seed 003,
+ * 6.3.3; issue 27): for each credential type, each credential's share of
+ * delivered usage (credential_usage.h) beside its target (targets.h),
+ * looked up by id for every pending job, whose fair-share component
+ * credential_fs.h then computes.  The usage is kept by id and the targets
+ * file names credentials; the names are resolved to ids once a cycle,
+ * through the caller's callback (the plugin: getpwnam, getgrnam, the
+ * account's association, the QOS id, ts_cred_class_id()), so a job costs
+ * five binary searches and no allocation.
+ *
+ * The rows of a type, in strictly rising id order (one row an id):
+ *   every id the usage keeps, at ts_cred_usage_pct() (its share may have
+ *   decayed to 0 %), with its target if one resolves to it;
+ *   every credential with a target (ts_targets_cred_each()) whose name
+ *   resolves, with its usage: 0 % for one that has none (idle).
+ * A name the callback does not know (TS_CRED_ID_NONE) is skipped and
+ * counted in unresolved; it is no error.  Two names of one type that
+ * resolve to one id: the first in the file gives the target.
+ * usage_pct is in 0..100, never NaN (NaN counts as 0).  A row's target
+ * points into the targets given: the table is valid while they are.
+ *
+ * A job's credential with no row has usage 0 and no target: delta 0.
+ * cu and tg may each be NULL: no usage rows, no target rows; both NULL
+ * give an empty table, and every job the factor 0.5, component 0.
+ * Not thread-safe: the caller serialises a take with the lookups.
+ */
+#ifndef TS_CRED_SHARES_H
+#define TS_CRED_SHARES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "credential_fs.h"
+#include "credential_usage.h"
+#include "error.h"
+#include "targets.h"
+
+/* One credential of one type. */
+struct ts_cred_share {
+	uint32_t id;
+	double usage_pct;		/* share of delivered usage, 0..100 */
+	const struct ts_target *target; /* NULL: none */
+};
+
+struct ts_cred_shares {
+	struct ts_cred_share *row[TS_CRED_N]; /* n[c] rows of type c */
+	size_t n[TS_CRED_N];
+	size_t cap[TS_CRED_N]; /* rows allocated; kept across takes */
+	size_t unresolved;     /* target names id_of did not know */
+};
+
+#define TS_CRED_SHARES_INIT                                                    \
+	{                                                                      \
+		{ NULL }, { 0 }, { 0 }, 0                                      \
+	}
+
+/*
+ * The id of credential name of type c (the id its usage is kept under),
+ * or TS_CRED_ID_NONE when the name is unknown (no such user or group, an
+ * account, QOS or partition not in Slurm).
+ */
+typedef uint32_t (*ts_cred_id_of)(enum ts_cred c, const char *name, void *arg);
+
+/*
+ * ts_cred_shares_take() - replace s's rows with those of cu and tg (both
+ * may be NULL), names resolved with id_of(c, name, arg).  s starts as
+ * TS_CRED_SHARES_INIT (or zeroed); its arrays are reused, grown when a
+ * type has more rows than ever before; id_of NULL resolves no name.
+ * All or nothing: on error s is as it was.  RET TS_OK or TS_ENOMEM
+ * (*err set).
+ */
+int ts_cred_shares_take(struct ts_cred_shares *s,
+			const struct ts_cred_usage *cu,
+			const struct ts_targets *tg, ts_cred_id_of id_of,
+			void *arg, struct ts_error *err);
+
+/*
+ * ts_cred_shares_find() - the row of id of type c (binary search), or
+ * NULL: none, a bad c, or s NULL.
+ */
+const struct ts_cred_share *ts_cred_shares_find(const struct ts_cred_shares *s,
+						enum ts_cred c, uint32_t id);
+
+/*
+ * ts_cred_shares_job() - a job's fair-share component into *out
+ * (ts_cred_fs()): credential ids[c] of each type with its row's usage
+ * and target (no row: usage 0, no target), weighted weight[c]
+ * (FS<TYPE>WEIGHT), FSWEIGHT fs_weight, compared under policy.  s NULL
+ * is an empty table.  Allocates nothing.
+ */
+void ts_cred_shares_job(const struct ts_cred_shares *s,
+			const uint32_t ids[TS_CRED_N],
+			const double weight[TS_CRED_N], double fs_weight,
+			enum ts_fs_policy policy, struct ts_cred_fs *out);
+
+/*
+ * ts_cred_shares_free() - release s's rows (NULL is fine); s is then
+ * TS_CRED_SHARES_INIT again.
+ */
+void ts_cred_shares_free(struct ts_cred_shares *s);
+
+#endif /* TS_CRED_SHARES_H */
