@@ -214,8 +214,8 @@ $(PT_OBJS) $(HARNESS_OBJS) $(SSHARE_EXT_OBJS) $(PT_MF_OBJ) \
 	$(SSHARE_EXT_BIN) $(NP_BIN): $(SLURM_SRC_STAMP)
 
 # CHECK_STAGES is filled by the fragments in the order stages run: fast,
-# self-contained ones first.  CHECK_STAGES_LATE (stages that need the real
-# cluster lab) run after all of them.  CHECK_STAGES_CI run last, only with
+# self-contained ones first.  CHECK_STAGES_LATE are the stages that need
+# the real cluster lab.  CHECK_STAGES_CI run last, only with
 # WITH_CI_STAGES=1 (.ci/run sets it): they build Debian packages and a
 # Debian root from the archive.
 # With SLURM_TARBALL (a Slurm built from SchedMD's source), only the
@@ -223,13 +223,18 @@ $(PT_OBJS) $(HARNESS_OBJS) $(SSHARE_EXT_OBJS) $(PT_MF_OBJ) \
 # testsuite/release/module.mk); the others test nothing new there.
 # The lab stages (CHECK_STAGES_LATE, or UPSTREAM_STAGES' lab stages) run
 # beside each other and beside the stages after them (CHECK_BESIDE,
-# testsuite/check.sh); CHECK_BESIDE= runs every stage in turn.
+# testsuite/check.sh), so they start first: they mostly wait for decay
+# cycles, and the CPU-bound stages fill that time (after them, they were
+# make check's longest path).  CHECK_BESIDE= runs every stage in turn,
+# the lab stages after the others.
 CHECK_BESIDE ?= $(CHECK_STAGES_LATE)
+CHECK_ORDER = $(if $(strip $(CHECK_BESIDE)),$(CHECK_STAGES_LATE) $(CHECK_STAGES),\
+	$(CHECK_STAGES) $(CHECK_STAGES_LATE))
 check: deps
 	@$(MAKE) --no-print-directory all
 	@CHECK_SKIP="$(CHECK_SKIP)" CHECK_BESIDE="$(CHECK_BESIDE)" \
 		bash testsuite/check.sh $(if $(SLURM_TARBALL),\
-		$(UPSTREAM_STAGES),$(CHECK_STAGES) $(CHECK_STAGES_LATE) \
+		$(UPSTREAM_STAGES),$(CHECK_ORDER) \
 		$(if $(WITH_CI_STAGES),$(CHECK_STAGES_CI)))
 
 # check-lab-prereqs: what the lab stages' own makes would build (LAB_PREREQS,
@@ -248,7 +253,8 @@ help:
 	@echo 'make check runs, in this order (make check-STAGE runs one stage;'
 	@echo 'make check CHECK_SKIP="STAGE ..." skips some):'
 	@echo '$(CHECK_STAGES)' | fold -s -w 72 | sed 's/^/    /'
-	@echo '  then on the cluster lab (real daemons on loopback):'
+	@echo '  and on the cluster lab (real daemons on loopback), started first,'
+	@echo '  in the background beside them (CHECK_BESIDE= runs them after, in turn):'
 	@echo '$(CHECK_STAGES_LATE)' | fold -s -w 72 | sed 's/^/    /'
 	@echo '  then, with WITH_CI_STAGES=1 (.ci/run): $(CHECK_STAGES_CI)'
 	@echo '  With SLURM_TARBALL= (make check-upstream: for each release) only:'
