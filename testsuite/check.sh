@@ -12,8 +12,9 @@
 # CHECK_BESIDE: stages that run in the background, beside the stages
 # after them (make check: the lab stages, CHECK_STAGES_LATE, given first,
 # which spend most of their time waiting for decay cycles, each lab on
-# its own free ports).  Before the first of them starts, "make check-lab-prereqs"
-# builds what they need, so that no two makes build one file.  Their
+# its own free ports).  Before the first of them starts,
+# "make check-lab-prereqs" builds what they need, so that no two makes
+# build one file.  Their
 # output is kept in $BUILD/check/STAGE.out and printed, in stage order,
 # once the foreground stages are done; each one's time is its own.
 #

@@ -215,9 +215,12 @@ for i in "${!args[@]}"; do
 	# last release's harness is no longer on CI's longest path.  Both
 	# makes then find built, with the very variables they are given,
 	# all that either would build (check-lab-prereqs, check.sh).
-	(cd "$tree" && SLURM_TARBALL=$tb make --no-print-directory -j"$(nproc)" \
-		all check-lab-prereqs) >>"$log" 2>&1 ||
+	if ! (cd "$tree" && SLURM_TARBALL=$tb make --no-print-directory -j"$(nproc)" \
+		all check-lab-prereqs) >>"$log" 2>&1; then
 		echo "check-upstream: Slurm $v: make all check-lab-prereqs failed (log: $log)"
+		summary+=("$(printf '%-9s make all check-lab-prereqs FAILED' "$v")")
+		failed=$((failed + 1))
+	fi
 	: >"$log.lab"
 	if [ ${#lab_stages[@]} -gt 0 ]; then
 		lab_t0[$v]=$SECONDS
