@@ -96,7 +96,12 @@ down_and_check()
 	local alive stepds p
 	[ "$DOWN_DONE" = 1 ] && return
 	DOWN_DONE=1
-	PIDS=$(printf '%s\n' $PIDS $(ts_pid_stamp $(ts_cluster_pids)) | sort -u | xargs)
+	# each pid file's own record, PID and start time, not a stamp taken
+	# now: a daemon that exited (the handover's old slurmctld, when it
+	# relinquishes control) may have its pid reused by then (pid_max
+	# 32768 wraps within a run), and that process is not ours
+	PIDS=$(printf '%s\n' $PIDS $(cat "$TS_CLUSTER_DIR"/run/pid/* 2>/dev/null |
+		awk 'NF >= 2 { print $1 "@" $2; next } NF { print $1 }') | sort -u | xargs)
 	"$TS_CLUSTER" down
 	# shellcheck disable=SC2086
 	alive=$(ts_pids_alive $PIDS | tr '\n' ' ')
