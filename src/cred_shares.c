@@ -3,8 +3,11 @@
  * cred_shares.c - a cycle's table of Maui's credentials, their usage and
  * their targets, looked up per job (see cred_shares.h).
  */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "caps.h"
 #include "cred_shares.h"
 
 /* A row's usage: ts_cred_usage_pct() into 0..100, NaN as 0. */
@@ -27,31 +30,57 @@ struct share_fill {
 	ts_cred_id_of id_of;
 	void *arg;
 	size_t unresolved;
+	const struct ts_targets *tg;
 };
 
-/* ts_targets_cred_fn: a row for a target whose name resolves. */
-static void add_target_row(const char *name, const struct ts_target *target,
-			   void *arg)
+/*
+ * A row for an entry (its target or its cap) whose name resolves; a
+ * name that does not is counted once, at its target if it has one.
+ */
+static void add_row(struct share_fill *f, const char *name,
+		    const struct ts_target *target,
+		    const struct ts_fscap *fscap)
 {
-	struct share_fill *f = arg;
 	uint32_t id = f->id_of ? f->id_of(f->c, name, f->arg) : TS_CRED_ID_NONE;
 
 	if (id == TS_CRED_ID_NONE) {
-		f->unresolved++;
+		if (target || !ts_targets_find_cred(f->tg, f->c, name))
+			f->unresolved++;
 		return;
 	}
-	f->row[f->n].id = id;
-	f->row[f->n].usage_pct = kept_pct(f->cu, f->c, id);
-	f->row[f->n].target = target;
+	f->row[f->n] = (struct ts_cred_share){
+		.id = id, .target = target, .fscap = fscap, .name = name
+	};
 	f->n++;
 }
 
-/* By id, then rows without a target, then targets in the file's order. */
+/* ts_targets_cred_fn: a row for a target. */
+static void add_target_row(const char *name, const struct ts_target *target,
+			   void *arg)
+{
+	add_row(arg, name, target, NULL);
+}
+
+/* ts_targets_fscap_fn: a row for a feasibility cap. */
+static void add_fscap_row(const char *name, const struct ts_fscap *fscap,
+			  void *arg)
+{
+	add_row(arg, name, NULL, fscap);
+}
+
+/* The line of the targets file a row comes from; 0: the usage's. */
+static long row_line(const struct ts_cred_share *r)
+{
+	if (r->target)
+		return r->target->line;
+	return r->fscap ? r->fscap->line : 0;
+}
+
+/* By id, then the usage's row, then entries in the file's order. */
 static int cmp_share(const void *a, const void *b)
 {
 	const struct ts_cred_share *x = a, *y = b;
-	long lx = x->target ? x->target->line : 0;
-	long ly = y->target ? y->target->line : 0;
+	long lx = row_line(x), ly = row_line(y);
 
 	if (x->id != y->id)
 		return x->id < y->id ? -1 : 1;
@@ -60,7 +89,7 @@ static int cmp_share(const void *a, const void *b)
 
 /*
  * One row an id, in cmp_share() order: the first row of each id, with
- * the first target among them.  RET the rows kept.
+ * the first target, cap and name among them.  RET the rows kept.
  */
 static size_t merge_same_ids(struct ts_cred_share *row, size_t n)
 {
@@ -72,6 +101,10 @@ static size_t merge_same_ids(struct ts_cred_share *row, size_t n)
 		if (last && last->id == row[i].id) {
 			if (!last->target)
 				last->target = row[i].target;
+			if (!last->fscap)
+				last->fscap = row[i].fscap;
+			if (!last->name)
+				last->name = row[i].name;
 			continue;
 		}
 		row[kept++] = row[i];
@@ -79,22 +112,98 @@ static size_t merge_same_ids(struct ts_cred_share *row, size_t n)
 	return kept;
 }
 
-/* Room for need rows of type c; the rows held are kept. */
+/* caps.h's rule for a credential: at or over its cap. */
+static bool over_cap(const struct ts_cred_share *r)
+{
+	if (!r->fscap)
+		return false;
+	if (r->fscap->kind == TS_FSCAP_PERCENT)
+		return r->usage_pct >= r->fscap->value;
+	return r->fscap->kind == TS_FSCAP_ABSOLUTE &&
+	       r->usage >= r->fscap->value;
+}
+
+/* Each row's usage, and whether it is capped.  RET rows capped. */
+static size_t fill_usage(struct ts_cred_share *row, size_t n, enum ts_cred c,
+			 const struct ts_cred_usage *cu)
+{
+	size_t i, capped = 0;
+
+	for (i = 0; i < n; i++) {
+		long double u =
+			cu ? ts_windows_weighted(&cu->w[c], row[i].id) : 0;
+
+		row[i].usage_pct = kept_pct(cu, c, row[i].id);
+		row[i].usage = u > 0 && isfinite((double)u) ? (double)u : 0.0;
+		row[i].capped = over_cap(&row[i]);
+		capped += row[i].capped;
+		if (row[i].target) {
+			ts_cred_part_of(row[i].target, row[i].usage_pct,
+					TS_FS_POLICY_DIFFERENCE,
+					&row[i].part[TS_FS_POLICY_DIFFERENCE]);
+			ts_cred_part_of(row[i].target, row[i].usage_pct,
+					TS_FS_POLICY_RATIO,
+					&row[i].part[TS_FS_POLICY_RATIO]);
+		}
+	}
+	return capped;
+}
+
+/* An id's bit in tbits: the top 6 bits of a multiplicative hash. */
+static inline uint64_t id_bit(uint32_t id)
+{
+	return UINT64_C(1) << ((id * UINT32_C(0x9E3779B1)) >> 26);
+}
+
+/* The index of type c's rows with a target (room made before). */
+static void index_targets(struct ts_cred_shares *s, enum ts_cred c)
+{
+	size_t i;
+
+	s->tn[c] = 0;
+	s->tbits[c] = 0;
+	for (i = 0; i < s->n[c]; i++) {
+		if (!s->row[c][i].target)
+			continue;
+		s->tbits[c] |= id_bit(s->row[c][i].id);
+		s->tid[c][s->tn[c]] = s->row[c][i].id;
+		s->trow[c][s->tn[c]++] = i;
+	}
+}
+
+/*
+ * Room for need rows of type c, targets of them with a target; the rows
+ * held are kept.
+ */
 static int grow_rows(struct ts_cred_shares *s, enum ts_cred c, size_t need,
-		     struct ts_error *err)
+		     size_t targets, struct ts_error *err)
 {
 	struct ts_cred_share *tmp;
+	uint32_t *tid;
+	size_t *trow;
 
-	if (need <= s->cap[c])
-		return TS_OK;
-	tmp = realloc(s->row[c], need * sizeof(*tmp));
-	if (!tmp)
-		return ts_error_set(err, TS_ENOMEM, -1,
-				    "cannot allocate %zu %s rows", need,
-				    ts_cred_name(c));
-	s->row[c] = tmp;
-	s->cap[c] = need;
+	if (need > s->cap[c]) {
+		tmp = realloc(s->row[c], need * sizeof(*tmp));
+		if (!tmp)
+			goto nomem;
+		s->row[c] = tmp;
+		s->cap[c] = need;
+	}
+	if (targets > s->tcap[c]) {
+		tid = realloc(s->tid[c], targets * sizeof(*tid));
+		if (tid)
+			s->tid[c] = tid;
+		trow = tid ? realloc(s->trow[c], targets * sizeof(*trow))
+			   : NULL;
+		if (!trow)
+			goto nomem;
+		s->trow[c] = trow;
+		s->tcap[c] = targets;
+	}
 	return TS_OK;
+nomem:
+	return ts_error_set(err, TS_ENOMEM, -1, "cannot allocate %zu %s rows",
+			    need, ts_cred_name(c));
 }
 
 /* The rows of type c into s->row[c], which has room for them all. */
@@ -103,19 +212,21 @@ static size_t fill_type_rows(struct ts_cred_shares *s, enum ts_cred c,
 			     const struct ts_targets *tg, ts_cred_id_of id_of,
 			     void *arg)
 {
-	struct share_fill f = { s->row[c], 0, c, cu, id_of, arg, 0 };
-	size_t i;
+	struct share_fill f = { s->row[c], 0, c, cu, id_of, arg, 0, tg };
+	size_t i, capped;
 
-	for (i = 0; cu && i < cu->w[c].n; i++) {
-		f.row[f.n].id = cu->w[c].id[i];
-		f.row[f.n].usage_pct = kept_pct(cu, c, cu->w[c].id[i]);
-		f.row[f.n].target = NULL;
-		f.n++;
-	}
+	for (i = 0; cu && i < cu->w[c].n; i++)
+		f.row[f.n++] = (struct ts_cred_share){ .id = cu->w[c].id[i] };
 	ts_targets_cred_each(tg, c, add_target_row, &f);
+	ts_targets_cred_each_fscap(tg, c, add_fscap_row, &f);
 	if (f.n)
 		qsort(f.row, f.n, sizeof(*f.row), cmp_share);
 	s->n[c] = merge_same_ids(f.row, f.n);
+	capped = fill_usage(f.row, s->n[c], c, cu);
+	index_targets(s, c);
+	/* An account's cap is the tree's (caps.h), not counted twice. */
+	if (c != TS_CRED_ACCOUNT)
+		s->n_capped += capped;
 	return f.unresolved;
 }
 
@@ -129,12 +240,14 @@ int ts_cred_shares_take(struct ts_cred_shares *s,
 
 	/* Room first: growing keeps the rows, so a failure changes none. */
 	for (c = 0; c < TS_CRED_N; c++) {
-		size_t need = (cu ? cu->w[c].n : 0) +
-			      ts_targets_cred_count(tg, (enum ts_cred)c);
+		/* an entry may give a target row and a cap row */
+		size_t entries = ts_targets_cred_count(tg, (enum ts_cred)c);
+		size_t need = (cu ? cu->w[c].n : 0) + 2 * entries;
 
-		if (grow_rows(s, (enum ts_cred)c, need, err) != TS_OK)
+		if (grow_rows(s, (enum ts_cred)c, need, entries, err) != TS_OK)
 			return TS_ENOMEM;
 	}
+	s->n_capped = 0;
 	for (c = 0; c < TS_CRED_N; c++)
 		unresolved +=
 			fill_type_rows(s, (enum ts_cred)c, cu, tg, id_of, arg);
@@ -169,19 +282,80 @@ void ts_cred_shares_job(const struct ts_cred_shares *s,
 			const double weight[TS_CRED_N], double fs_weight,
 			enum ts_fs_policy policy, struct ts_cred_fs *out)
 {
-	struct ts_cred_term term[TS_CRED_N];
+	const struct ts_cred_part *part[TS_CRED_N];
+	int p = policy == TS_FS_POLICY_RATIO;
 	int c;
 
 	for (c = 0; c < TS_CRED_N; c++) {
-		const struct ts_cred_share *r =
-			ts_cred_shares_find(s, (enum ts_cred)c, ids[c]);
+		size_t lo = 0, hi = s ? s->tn[c] : 0;
 
-		term[c].target = r ? r->target : NULL;
-		term[c].policy = policy;
-		term[c].usage_pct = r ? r->usage_pct : 0.0;
-		term[c].weight = weight[c];
+		part[c] = NULL;
+		/* the rows with a target: a few, often none */
+		if (!s || !(s->tbits[c] & id_bit(ids[c])))
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			uint32_t id = s->tid[c][mid];
+
+			if (id == ids[c]) {
+				part[c] = &s->row[c][s->trow[c][mid]].part[p];
+				break;
+			}
+			if (id < ids[c])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
 	}
-	ts_cred_fs(term, fs_weight, out);
+	ts_cred_fs_parts(part, weight, fs_weight, out);
+}
+
+const struct ts_cred_share *
+ts_cred_shares_capped(const struct ts_cred_shares *s,
+		      const uint32_t ids[TS_CRED_N], enum ts_cred *c)
+{
+	static const enum ts_cred order[] = { TS_CRED_USER, TS_CRED_GROUP,
+					      TS_CRED_QOS, TS_CRED_CLASS };
+	size_t k;
+
+	if (!s || !s->n_capped)
+		return NULL;
+	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		const struct ts_cred_share *r =
+			ts_cred_shares_find(s, order[k], ids[order[k]]);
+
+		if (r && r->capped) {
+			*c = order[k];
+			return r;
+		}
+	}
+	return NULL;
+}
+
+size_t ts_cred_shares_describe(const struct ts_cred_share *r, enum ts_cred c,
+			       char *buf, size_t len)
+{
+	char id[16];
+	const char *name = r->name;
+	int n;
+
+	if (len)
+		buf[0] = '\0';
+	if (!r->fscap)
+		return 0;
+	if (!name) {
+		snprintf(id, sizeof(id), "#%u", (unsigned)r->id);
+		name = id;
+	}
+	if (r->fscap->kind == TS_FSCAP_PERCENT)
+		n = snprintf(buf, len, "%s%s:%s=%.2f%%>=%g%%",
+			     TS_CAPS_REASON_PREFIX, ts_cred_name(c), name,
+			     floor(100 * r->usage_pct) / 100, r->fscap->value);
+	else
+		n = snprintf(buf, len, "%s%s:%s=%.0f>=%.0f",
+			     TS_CAPS_REASON_PREFIX, ts_cred_name(c), name,
+			     floor(r->usage), ceil(r->fscap->value));
+	return n < 0 ? 0 : (size_t)n;
 }
 
 void ts_cred_shares_free(struct ts_cred_shares *s)
@@ -192,9 +366,14 @@ void ts_cred_shares_free(struct ts_cred_shares *s)
 		return;
 	for (c = 0; c < TS_CRED_N; c++) {
 		free(s->row[c]);
+		free(s->tid[c]);
+		free(s->trow[c]);
 		s->row[c] = NULL;
-		s->n[c] = 0;
-		s->cap[c] = 0;
+		s->tid[c] = NULL;
+		s->trow[c] = NULL;
+		s->n[c] = s->cap[c] = s->tn[c] = s->tcap[c] = 0;
+		s->tbits[c] = 0;
 	}
 	s->unresolved = 0;
+	s->n_capped = 0;
 }

@@ -21,6 +21,14 @@
  * usage_pct is in 0..100, never NaN (NaN counts as 0).  A row's target
  * points into the targets given: the table is valid while they are.
  *
+ * Feasibility caps (fscap= on a user NAME@*, group, qos or class entry;
+ * an account's is the association tree's, caps.h): an entry with one
+ * gets a row like a target (its name resolved; idle at usage 0), the
+ * row holds the cap, its decay-weighted usage in usage units, and
+ * whether it is capped: usage at or over an absolute cap, usage_pct at
+ * or over a percentage (0 % when nothing was delivered, so fscap=0%
+ * caps at once), as caps.h says of associations.
+ *
  * A job's credential with no row has usage 0 and no target: delta 0.
  * cu and tg may each be NULL: no usage rows, no target rows; both NULL
  * give an empty table, and every job the factor 0.5, component 0.
@@ -29,6 +37,7 @@
 #ifndef TS_CRED_SHARES_H
 #define TS_CRED_SHARES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +51,12 @@ struct ts_cred_share {
 	uint32_t id;
 	double usage_pct;		/* share of delivered usage, 0..100 */
 	const struct ts_target *target; /* NULL: none */
+	const struct ts_fscap *fscap;	/* feasibility cap; NULL: none */
+	const char *name; /* its name in the targets file, or NULL */
+	double usage;	  /* decay-weighted usage, usage units */
+	bool capped;	  /* at or over its fscap (caps.h's rule) */
+	/* with a target: its part of a job's sum, by enum ts_fs_policy */
+	struct ts_cred_part part[2];
 };
 
 struct ts_cred_shares {
@@ -49,11 +64,26 @@ struct ts_cred_shares {
 	size_t n[TS_CRED_N];
 	size_t cap[TS_CRED_N]; /* rows allocated; kept across takes */
 	size_t unresolved;     /* target names id_of did not know */
+	size_t n_capped;       /* rows capped, accounts left out */
+	/*
+	 * Per type, the rows with a target, all a job's sum looks up:
+	 * their ids rising (tid) and their places in row (trow).
+	 */
+	uint32_t *tid[TS_CRED_N];
+	size_t *trow[TS_CRED_N];
+	size_t tn[TS_CRED_N], tcap[TS_CRED_N];
+	/* a bit per tid hash (ts_cred_shares_bit()): most ids miss on it */
+	uint64_t tbits[TS_CRED_N];
 };
 
+/* Every array NULL, every count 0. */
 #define TS_CRED_SHARES_INIT                                                    \
 	{                                                                      \
-		{ NULL }, { 0 }, { 0 }, 0                                      \
+		{ NULL }, { 0 }, { 0 }, 0, 0, { NULL }, { NULL }, { 0 },       \
+			{ 0 },                                                 \
+		{                                                              \
+			0                                                      \
+		}                                                              \
 	}
 
 /*
@@ -88,12 +118,33 @@ const struct ts_cred_share *ts_cred_shares_find(const struct ts_cred_shares *s,
  * (ts_cred_fs()): credential ids[c] of each type with its row's usage
  * and target (no row: usage 0, no target), weighted weight[c]
  * (FS<TYPE>WEIGHT), FSWEIGHT fs_weight, compared under policy.  s NULL
- * is an empty table.  Allocates nothing.
+ * is an empty table.  Allocates nothing; looks up only the rows with a
+ * target, whose parts the take computed.
  */
 void ts_cred_shares_job(const struct ts_cred_shares *s,
 			const uint32_t ids[TS_CRED_N],
 			const double weight[TS_CRED_N], double fs_weight,
 			enum ts_fs_policy policy, struct ts_cred_fs *out);
+
+/*
+ * ts_cred_shares_capped() - the first of a job's credentials ids[c]
+ * (user, group, QOS, class; its account is the tree's) that is capped,
+ * its type into *c; NULL when none (or s NULL).  Allocates nothing.
+ */
+const struct ts_cred_share *
+ts_cred_shares_capped(const struct ts_cred_shares *s,
+		      const uint32_t ids[TS_CRED_N], enum ts_cred *c);
+
+/*
+ * ts_cred_shares_describe() - the hold reason for capped row r of type c
+ * into buf[len], without blanks: TS_CAPS_REASON_PREFIX, the type, ':',
+ * the name, then as caps.h: "FairshareCap:qos:gpu=12.50%>=10%",
+ * "FairshareCap:group:physics=5000>=4000" (usage rounded down, the cap
+ * up).  A row without a name shows its id ("#42").  Always
+ * NUL-terminated.  RET the length it needed.
+ */
+size_t ts_cred_shares_describe(const struct ts_cred_share *r, enum ts_cred c,
+			       char *buf, size_t len);
 
 /*
  * ts_cred_shares_free() - release s's rows (NULL is fine); s is then

@@ -52,23 +52,32 @@ static double bounded(double v)
 	return clamp(v, -DBL_MAX, DBL_MAX);
 }
 
-void ts_cred_fs(const struct ts_cred_term term[TS_CRED_N], double fs_weight,
-		struct ts_cred_fs *out)
+void ts_cred_part_of(const struct ts_target *tg, double usage_pct,
+		     enum ts_fs_policy policy, struct ts_cred_part *out)
+{
+	out->delta = ts_cred_delta(tg, usage_pct, policy);
+	out->factor = ts_targets_factor(tg, usage_pct, policy);
+}
+
+void ts_cred_fs_parts(const struct ts_cred_part *const part[TS_CRED_N],
+		      const double weight[TS_CRED_N], double fs_weight,
+		      struct ts_cred_fs *out)
 {
 	double mean = 0.0, weights = 0.0;
 	int c;
 
 	out->sum = 0.0;
 	for (c = 0; c < TS_CRED_N; c++) {
-		const struct ts_cred_term *t = &term[c];
-		double w = weight_of(t->weight);
+		double w;
 
-		out->delta[c] =
-			ts_cred_delta(t->target, t->usage_pct, t->policy);
+		out->delta[c] = 0.0;
+		if (!part[c])
+			continue; /* no target: delta 0, no factor */
+		w = weight_of(weight[c]);
+		out->delta[c] = part[c]->delta;
 		out->sum += w * out->delta[c];
-		if (t->target && w > 0) {
-			mean += w * ts_targets_factor(t->target, t->usage_pct,
-						      t->policy);
+		if (w > 0) {
+			mean += w * part[c]->factor;
 			weights += w;
 		}
 	}
@@ -77,4 +86,24 @@ void ts_cred_fs(const struct ts_cred_term term[TS_CRED_N], double fs_weight,
 	out->factor = 0.5;
 	if (weights > 0 && isfinite(mean / weights))
 		out->factor = clamp(mean / weights, 0, 1);
+}
+
+void ts_cred_fs(const struct ts_cred_term term[TS_CRED_N], double fs_weight,
+		struct ts_cred_fs *out)
+{
+	struct ts_cred_part parts[TS_CRED_N];
+	const struct ts_cred_part *part[TS_CRED_N];
+	double weight[TS_CRED_N];
+	int c;
+
+	for (c = 0; c < TS_CRED_N; c++) {
+		part[c] = NULL;
+		weight[c] = term[c].weight;
+		if (!term[c].target)
+			continue;
+		ts_cred_part_of(term[c].target, term[c].usage_pct,
+				term[c].policy, &parts[c]);
+		part[c] = &parts[c];
+	}
+	ts_cred_fs_parts(part, weight, fs_weight, out);
 }

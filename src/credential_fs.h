@@ -59,6 +59,31 @@ double ts_cred_delta(const struct ts_target *tg, double usage_pct,
 		     enum ts_fs_policy policy);
 
 /*
+ * One credential's share of the component, which depends only on its
+ * usage and target: computed once per credential, summed per job.
+ */
+struct ts_cred_part {
+	double delta;  /* ts_cred_delta() */
+	double factor; /* ts_targets_factor() */
+};
+
+/*
+ * ts_cred_part_of() - the part of usage_pct against tg (not NULL) under
+ * policy.
+ */
+void ts_cred_part_of(const struct ts_target *tg, double usage_pct,
+		     enum ts_fs_policy policy, struct ts_cred_part *out);
+
+/*
+ * ts_cred_fs_parts() - ts_cred_fs() from each credential's part
+ * (part[c] NULL: no target), weighted weight[c], with FSWEIGHT
+ * fs_weight, into *out: the same figures, bit for bit.
+ */
+void ts_cred_fs_parts(const struct ts_cred_part *const part[TS_CRED_N],
+		      const double weight[TS_CRED_N], double fs_weight,
+		      struct ts_cred_fs *out);
+
+/*
  * ts_cred_fs() - the component of a job whose credentials are
  * term[0 .. TS_CRED_N) (indexed by enum ts_cred), with FSWEIGHT
  * fs_weight, into *out.

@@ -755,6 +755,24 @@ size_t ts_targets_cred_each(const struct ts_targets *tg, enum ts_cred c,
 	return calls;
 }
 
+size_t ts_targets_cred_each_fscap(const struct ts_targets *tg, enum ts_cred c,
+				  ts_targets_fscap_fn fn, void *arg)
+{
+	size_t i, calls = 0;
+
+	if (!tg || (unsigned)c >= TS_CRED_N)
+		return 0;
+	for (i = 0; i < tg->n; i++) {
+		const struct entry *e = &tg->entry[i];
+
+		if (e->kind != cred_kind[c] || e->fscap.kind == TS_FSCAP_NONE)
+			continue;
+		fn(tg->strings + e->name, &e->fscap, arg);
+		calls++;
+	}
+	return calls;
+}
+
 const struct ts_target *ts_targets_applicable(const struct ts_targets *tg,
 					      const struct ts_tree *t, size_t i,
 					      long *from)

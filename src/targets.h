@@ -182,6 +182,17 @@ size_t ts_targets_cred_each(const struct ts_targets *tg, enum ts_cred c,
 			    ts_targets_cred_fn fn, void *arg);
 
 /*
+ * ts_targets_cred_each_fscap() - fn(name, fscap, arg) for every entry of
+ * credential type c that has a feasibility cap, in the file's order;
+ * names as ts_targets_cred_each().  RET the number of calls.  Allocates
+ * nothing.
+ */
+typedef void (*ts_targets_fscap_fn)(const char *name,
+				    const struct ts_fscap *fscap, void *arg);
+size_t ts_targets_cred_each_fscap(const struct ts_targets *tg, enum ts_cred c,
+				  ts_targets_fscap_fn fn, void *arg);
+
+/*
  * ts_targets_applicable() - the target that applies to node i of t: the
  * node's own (a user: NAME@PARENT first, then NAME), else the nearest
  * ancestor account's (the root excluded).  *from is the node whose target

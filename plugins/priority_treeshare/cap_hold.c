@@ -13,6 +13,7 @@
 #include "src/job_set.h"
 
 #include "cap_hold.h"
+#include "cred_table.h"
 #include "job_prio.h"
 
 #define REASON_MAX   160		 /* "FairshareCap:" + names + figures */
@@ -240,19 +241,36 @@ static const char *reason_of(const slurmdb_assoc_rec_t *a)
 	return NULL;
 }
 
+/*
+ * The reason one job record may not start: its association's (the
+ * tree's caps), else one of its credentials' (cred_table.h), written
+ * into buf[REASON_MAX].  Assoc read lock held.
+ */
+static const char *record_reason(const job_record_t *job, char *buf)
+{
+	const char *reason = reason_of(job->assoc_ptr);
+
+	return reason ? reason : cred_table_cap_reason(job, buf, REASON_MAX);
+}
+
+struct het_reason {
+	const char *reason;
+	char *buf;
+};
+
 /* list_for_each_ro() callback: the first component's cap reason. */
 static int component_reason(void *x, void *arg)
 {
-	const job_record_t *component = x;
-	const char **reason = arg;
+	struct het_reason *hr = arg;
 
-	*reason = reason_of(component->assoc_ptr);
-	return *reason ? -1 : 0;
+	hr->reason = record_reason(x, hr->buf);
+	return hr->reason ? -1 : 0;
 }
 
 /*
- * The reason job may not start: its association's, or for a component
- * of a het job the first capped component's.  Slurm starts a het job's
+ * The reason job may not start (buf[REASON_MAX] for a credential's):
+ * its own (record_reason()), or for a component of a het job the first
+ * capped component's.  Slurm starts a het job's
  * components together, so one capped component keeps all waiting; held
  * alone, the others would keep their priority and the main scheduler,
  * trying them first, would leave lower jobs of the partition pending
@@ -260,20 +278,20 @@ static int component_reason(void *x, void *arg)
  * linked only after submission, so the first cycle or set pass after it
  * holds them.
  */
-static const char *job_reason(const job_record_t *job)
+static const char *job_reason(const job_record_t *job, char *buf)
 {
-	const char *reason = reason_of(job->assoc_ptr);
+	struct het_reason hr = { record_reason(job, buf), buf };
 	const job_record_t *leader = job;
 
-	if (reason || !job->het_job_id)
-		return reason;
+	if (hr.reason || !job->het_job_id)
+		return hr.reason;
 	if (job->het_job_id != job->job_id)
 		leader = &find_job_record ? find_job_record(job->het_job_id)
 					  : NULL;
 	if (leader && leader->het_job_list)
 		(void)list_for_each_ro(leader->het_job_list, component_reason,
-				       &reason);
-	return reason;
+				       &hr);
+	return hr.reason;
 }
 
 static struct ts_job_key job_key(const job_record_t *job)
@@ -326,6 +344,7 @@ static bool held_key_add(struct ts_job_set *s, struct ts_job_key k)
  */
 static __attribute__((noinline)) bool hold_at_set(job_record_t *job)
 {
+	char buf[REASON_MAX];
 	struct ts_job_key k;
 	const char *reason;
 	bool now_held = false;
@@ -334,7 +353,7 @@ static __attribute__((noinline)) bool hold_at_set(job_record_t *job)
 	if ((job->priority || job->direct_set_prio ||
 	     job->state_reason != WAIT_HELD) &&
 	    (!IS_JOB_PENDING(job) || (job->direct_set_prio && job->priority) ||
-	     !job_reason(job)))
+	     !job_reason(job, buf)))
 		return false;
 	k = job_key(job);
 	slurm_mutex_lock(&cap_mutex);
@@ -347,8 +366,8 @@ static __attribute__((noinline)) bool hold_at_set(job_record_t *job)
 			     plugin_type, job);
 	} else if (IS_JOB_PENDING(job) &&
 		   !(job->direct_set_prio && job->priority > 0) &&
-		   !ts_job_set_has(&exempt, k) && (reason = job_reason(job)) &&
-		   held_key_add(&held, k)) {
+		   !ts_job_set_has(&exempt, k) &&
+		   (reason = job_reason(job, buf)) && held_key_add(&held, k)) {
 		hold(job, reason, false);
 		now_held = true;
 	}
@@ -364,14 +383,17 @@ bool cap_hold_at_set(job_record_t *job)
 	 * by the next pass, so an operator's release needs no exemption.
 	 * Every job's priority is set here: no lock, no lookup.
 	 */
-	if (!live.size)
+	bool creds = cred_table_capped();
+
+	if (!live.size && !creds)
 		return false;
 	/*
 	 * Most jobs, with caps in force: not held (a priority), and of an
-	 * association under every cap (a het job's components are
-	 * looked at together, in hold_at_set()).
+	 * association under every cap, no credential capped (a het job's
+	 * components are looked at together, in hold_at_set()).
 	 */
-	if (job->priority && !job->het_job_id && assoc_free(job->assoc_ptr))
+	if (job->priority && !job->het_job_id && !creds &&
+	    assoc_free(job->assoc_ptr))
 		return false;
 	return hold_at_set(job);
 }
@@ -381,6 +403,7 @@ struct cap_pass {
 	const struct priority_conf *c;
 	struct ts_prio_config p;
 	time_t now;
+	bool creds; /* a credential is capped (cred_table.h) */
 	struct ts_job_set held, exempt; /* rebuilt from the jobs */
 	size_t n_held, n_released;
 };
@@ -412,6 +435,7 @@ static int cap_pass_job(void *x, void *arg)
 {
 	struct cap_pass *cp = arg;
 	job_record_t *job = x;
+	char buf[REASON_MAX];
 	struct ts_job_key k;
 	const char *reason;
 	bool mine;
@@ -419,7 +443,7 @@ static int cap_pass_job(void *x, void *arg)
 	if (!IS_JOB_PENDING(job) || IS_JOB_COMPLETING(job))
 		return 0;
 	/* Most jobs: a priority (no hold of ours), under every cap. */
-	if (job->priority && !exempt.n && !job->het_job_id &&
+	if (job->priority && !exempt.n && !job->het_job_id && !cp->creds &&
 	    assoc_free(job->assoc_ptr))
 		return 0;
 	k = job_key(job);
@@ -437,7 +461,7 @@ static int cap_pass_job(void *x, void *arg)
 				"exempt from fscap: an operator released a task of its array");
 		return 0;
 	}
-	reason = job_reason(job);
+	reason = job_reason(job, buf);
 	/* Most jobs: a priority (so no hold of ours) and no cap. */
 	if (!reason && job->priority)
 		return 0;
@@ -472,14 +496,16 @@ void cap_hold_pass(const struct priority_conf *c)
 	struct ts_job_set old_held, old_exempt;
 	size_t n_exempt;
 
-	/* No association capped, no job held or exempt, none to adopt. */
-	if (!live.n_capped && !held.n && !exempt.n && adopted)
+	/* Nothing capped, no job held or exempt, none to adopt. */
+	if (!live.n_capped && !cred_table_capped() && !held.n && !exempt.n &&
+	    adopted)
 		return;
 	if (!job_list)
 		return;
 	lock_slurmctld(job_write);
 	assoc_mgr_lock(&read);
 	cp.now = time(NULL);
+	cp.creds = cred_table_capped();
 	(void)list_for_each_ro(job_list, cap_pass_job, &cp);
 	assoc_mgr_unlock(&read);
 	n_exempt = cp.exempt.n;
@@ -504,7 +530,7 @@ int cap_hold_watch_interval(void)
 	const char *tok = xstrstr(slurm_conf.authinfo, "cred_expire=");
 	int expire = tok ? atoi(tok + strlen("cred_expire=")) : 0;
 
-	if (!live.n_capped)
+	if (!live.n_capped && !cred_table_capped())
 		return 0;
 	if (expire < 5) /* Slurm's rule: unset or invalid is 120 s */
 		expire = 120;

@@ -19,6 +19,12 @@
  * Both sets are committed with the usage (checkpoint.c, treeshare_state)
  * and restored at start, so an override survives a restart.
  *
+ * Maui's other credentials (issue 27): a job whose user (NAME@*), Unix
+ * group, QOS or partition is at or over its fscap= is held the same way,
+ * the reason naming the credential ("FairshareCap:qos:gpu=12.50%>=10%");
+ * cred_table.h evaluates those caps each cycle, with the association
+ * tree's, and a job's association is looked at first.
+ *
  * A user's or an administrator's hold (direct_set_prio, WAIT_HELD_USER,
  * any priority-0 job not in the held set) is never touched, and neither
  * is a job that is not pending.

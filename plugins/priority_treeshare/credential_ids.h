@@ -28,6 +28,14 @@
 void cred_ids_of_job(const void *job, struct ts_cred_ids *ids);
 
 /*
+ * cred_ids_of_job_in() - the same with the class of partition part
+ * (NULL: the job's, as above): a job pending in several partitions is
+ * in each one's class.
+ */
+void cred_ids_of_job_in(const job_record_t *job, const part_record_t *part,
+			struct ts_cred_ids *ids);
+
+/*
  * cred_ids_of_ended() - the credentials of an ended job as slurmdbd
  * keeps it, whose association is assoc (found by the caller).
  */

@@ -15,6 +15,7 @@
 #include "cap_hold.h"
 #include "checkpoint.h"
 #include "consumed_usage.h"
+#include "cred_table.h"
 #include "cycle.h"
 #include "fs_cache.h"
 #include "job_prio.h"
@@ -312,6 +313,7 @@ void cycle_initial_priorities(const struct priority_conf *c)
 	double decay;
 
 	cycle_usage_clock(&ran, &decay);
+	cred_table_update(c);
 	lock_slurmctld(job_write);
 	job_pass(PASS_CHARGE_AND_PRIORITISE, c, ran, now, decay);
 	unlock_slurmctld(job_write);
@@ -338,6 +340,7 @@ static int fair_share(const struct priority_conf *c)
 	/* Without slurmdbd (24.11 runs the cycle all the same): no tree. */
 	if (!c->calc_fairshare)
 		return 0;
+	cred_table_update(c);
 	assoc_mgr_lock(&read);
 	rc = assoc_tree_copy_in(&tree);
 	assoc_mgr_unlock(&read);

@@ -116,6 +116,8 @@ static void add_row(struct rows *r, part_record_t *part, slurmdb_qos_rec_t *qos)
 		return;
 	if (part) {
 		f->priority_part = job_prio_part_term(p, part);
+		f->priority_fs =
+			job_prio_part_fs(r->c, p, job, part, f->priority_fs);
 		/*
 		 * Slurm recomputes the TRES terms over the copied, already
 		 * weighted ones: a TRES the partition has none of keeps the
@@ -200,6 +202,7 @@ list_t *factors_rpc_list(const struct priority_conf *c,
 	slurmctld_lock_t job_read = { .job = READ_LOCK,
 				      .node = READ_LOCK,
 				      .part = READ_LOCK };
+	assoc_mgr_lock_t assoc_read = { .assoc = READ_LOCK };
 	struct ts_prio_config p = conf_prio_now(c);
 	time_t now = time(NULL);
 	list_t *parts = NULL, *out = NULL;
@@ -213,6 +216,9 @@ list_t *factors_rpc_list(const struct priority_conf *c,
 	p.tres_on = NULL;
 	if (take_locks)
 		lock_slurmctld(job_read);
+	/* Maui's per-partition FairShare reads the credential table. */
+	if (c->cred_fs)
+		assoc_mgr_lock(&assoc_read);
 	if (filter)
 		parts = parse_parts(filter->partitions);
 	if (job_list && list_count(job_list)) {
@@ -240,6 +246,8 @@ list_t *factors_rpc_list(const struct priority_conf *c,
 		if (!list_count(out))
 			FREE_NULL_LIST(out);
 	}
+	if (c->cred_fs)
+		assoc_mgr_unlock(&assoc_read);
 	if (take_locks)
 		unlock_slurmctld(job_read);
 	FREE_NULL_LIST(parts);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "assoc_tree.h"
+#include "cred_table.h"
 #include "fs_cache.h"
 
 /* The association whose usage decides the job's fair share. */
@@ -103,6 +104,42 @@ needs_write:
 	return 0.0;
 }
 
+/*
+ * Maui's fair share of job in part (NULL: where it runs or was sent)
+ * into *cf (cred_table.h).  RET false when it does not apply: no fair
+ * share, no usage per credential, or a job without an association.
+ */
+static bool job_cred_fs(const struct priority_conf *c, job_record_t *job,
+			part_record_t *part, struct ts_cred_fs *cf)
+{
+	if (!c->cred_usage || !c->calc_fairshare || !job->assoc_ptr)
+		return false;
+	cred_table_job(c, job, part, cf);
+	return true;
+}
+
+double job_prio_part_fs(const struct priority_conf *c,
+			const struct ts_prio_config *p, job_record_t *job,
+			part_record_t *part, double fs)
+{
+	struct ts_cred_fs cf;
+
+	if (!c->cred_fs || !p->w_fs || !job_cred_fs(c, job, part, &cf))
+		return fs;
+	return cf.factor * (double)p->w_fs;
+}
+
+/* The job's FairShare factor: Maui's per credential, else the tree's. */
+static double job_fair_share(const struct priority_conf *c, job_record_t *job,
+			     struct fs_memo *memo)
+{
+	struct ts_cred_fs cf;
+
+	if (c->cred_fs && job_cred_fs(c, job, job->part_ptr, &cf))
+		return cf.factor;
+	return job_fs(c, job, memo);
+}
+
 static void part_snapshot(part_record_t *part, struct ts_prio_part *out)
 {
 	out->job_factor = part->priority_job_factor;
@@ -128,7 +165,7 @@ static void job_snapshot(const struct priority_conf *c, job_record_t *job,
 	out->assoc_norm = 0.0;
 	if (job->assoc_ptr) {
 		if (c->need_fs)
-			out->fs = job_fs(c, job, memo);
+			out->fs = job_fair_share(c, job, memo);
 		if (c->factors.w_assoc) {
 			out->assoc_prio = job->assoc_ptr->priority;
 			out->assoc_norm = job->assoc_ptr->usage->priority_norm;
@@ -387,6 +424,7 @@ static void each_part(job_record_t *job, part_qos_fn fn, void *arg)
 }
 
 struct weighted_part {
+	const struct priority_conf *c;
 	const struct ts_prio_config *p;
 	job_record_t *job;
 	const struct ts_prio_job *snap;
@@ -396,18 +434,23 @@ struct weighted_part {
 static void weighted_part_priority(const struct part_qos *pq, void *arg)
 {
 	struct weighted_part *wp = arg;
+	struct ts_prio_factors f = *wp->f;
 
-	part_priority(wp->p, wp->job, wp->snap, wp->f, pq->part,
+	f.fs = job_prio_part_fs(wp->c, wp->p, wp->job, pq->part, f.fs);
+	part_priority(wp->p, wp->job, wp->snap, &f, pq->part,
 		      job_prio_qos_term(wp->p, pq->qos, wp->f->qos), pq->array,
 		      pq->k);
 }
 
 /* One priority per partition (and QOS), in priority-array order. */
-static void part_priorities(const struct ts_prio_config *p, job_record_t *job,
+static void part_priorities(const struct priority_conf *c,
+			    const struct ts_prio_config *p, job_record_t *job,
 			    const struct ts_prio_job *snap,
 			    const struct ts_prio_factors *f)
 {
-	struct weighted_part wp = { .p = p, .job = job, .snap = snap, .f = f };
+	struct weighted_part wp = {
+		.c = c, .p = p, .job = job, .snap = snap, .f = f
+	};
 
 	each_part(job, weighted_part_priority, &wp);
 }
@@ -427,6 +470,16 @@ static uint32_t formula_priority(double value, job_record_t *job)
 	return (uint32_t)value;
 }
 
+/* Maui's variables of the formula: its component and the deltas. */
+static void formula_cred_vars(const struct ts_cred_fs *cf, double *vars)
+{
+	int k;
+
+	vars[CONF_VAR_MAUI_FS] = cf->component;
+	for (k = 0; k < TS_CRED_N; k++)
+		vars[CONF_VAR_FS_USER_DELTA + k] = cf->delta[k];
+}
+
 /* The part of the formula's variables that no partition changes. */
 static void formula_vars(const struct ts_prio_factors *f,
 			 const struct fs_pbs *pbs, double *vars)
@@ -442,6 +495,8 @@ static void formula_vars(const struct ts_prio_factors *f,
 	vars[CONF_VAR_PBS_TREE_USAGE] = pbs->tree_usage;
 	vars[CONF_VAR_PBS_PERC] = pbs->perc;
 	vars[CONF_VAR_PBS_FACTOR] = pbs->factor;
+	vars[CONF_VAR_MAUI_FS] = 0.0;
+	memset(&vars[CONF_VAR_FS_USER_DELTA], 0, TS_CRED_N * sizeof(*vars));
 }
 
 /* The normalised partition factor of part (ts_prio_factors()'s rule). */
@@ -470,6 +525,7 @@ static void formula_part_priority(const struct part_qos *pq, void *arg)
 {
 	struct formula_part *fp = arg;
 	part_record_t *part = pq->part;
+	struct ts_cred_fs cf;
 	struct ts_prio_part ps;
 	uint32_t prio;
 	size_t i;
@@ -482,6 +538,11 @@ static void formula_part_priority(const struct part_qos *pq, void *arg)
 				? (double)pq->qos->priority
 				: pq->qos->usage->norm_priority;
 	fp->vars[CONF_VAR_PARTITION] = part_factor(fp->fc, &ps);
+	if (job_cred_fs(fp->c, fp->job, part, &cf)) {
+		formula_cred_vars(&cf, fp->vars);
+		if (fp->c->cred_fs)
+			fp->vars[CONF_VAR_FAIRSHARE] = cf.factor;
+	}
 	if (fp->tres) {
 		memset(fp->tres, 0, fp->fc->tres_cnt * sizeof(*fp->tres));
 		ts_prio_tres_factors(fp->fc, fp->snap, &ps, fp->tres);
@@ -515,6 +576,7 @@ static uint32_t formula_compute(const struct priority_conf *c,
 	size_t i, nt = fc.w_tres ? fc.tres_cnt : 0;
 	double tres[nt ? nt : 1], vars[CONF_VAR_TRES + (nt ? nt : 1)];
 	struct ts_prio_factors f = { .tres = nt ? tres : NULL };
+	struct ts_cred_fs cf;
 	struct fs_pbs pbs;
 	uint32_t prio;
 
@@ -523,6 +585,8 @@ static uint32_t formula_compute(const struct priority_conf *c,
 	(void)fs_cache_get_pbs(job->assoc_id, &pbs);
 	ts_prio_factors(&fc, snap, now, &f);
 	formula_vars(&f, &pbs, vars);
+	if (job_cred_fs(c, job, job->part_ptr, &cf))
+		formula_cred_vars(&cf, vars);
 	for (i = 0; i < nt; i++)
 		vars[CONF_VAR_TRES + i] = tres[i];
 	prio = formula_priority(ts_formula_eval(c->formula, vars, NULL), job);
@@ -617,7 +681,7 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 		report_cap(job);
 	ts_prio_array_drop(job);
 	if (job->part_ptr_list || ts_job_qos_list(job))
-		part_priorities(p, job, &snap, &f);
+		part_priorities(c, p, job, &snap, &f);
 
 	/* clang-format off */
 	log_flag(PRIO,

@@ -153,6 +153,15 @@ static inline void job_prio_prefetch(job_record_t *job, int stage)
 double job_prio_qos_term(const struct ts_prio_config *p,
 			 const slurmdb_qos_rec_t *qos, double own);
 
+/*
+ * job_prio_part_fs() - the job's weighted FairShare in part when Maui's
+ * fair share decides it (c->cred_fs: the class term is part's); else fs,
+ * the job's own.  Needs { .assoc = READ_LOCK } (cred_table.h).
+ */
+double job_prio_part_fs(const struct priority_conf *c,
+			const struct ts_prio_config *p, job_record_t *job,
+			part_record_t *part, double fs);
+
 /* job_prio_part_term() - the weighted partition factor of part. */
 double job_prio_part_term(const struct ts_prio_config *p, part_record_t *part);
 

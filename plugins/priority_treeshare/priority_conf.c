@@ -78,7 +78,17 @@ static const char *const fixed_vars[] = {
 	[CONF_VAR_PBS_TREE_USAGE] = "fairshare_tree_usage",
 	[CONF_VAR_PBS_PERC] = "fairshare_perc",
 	[CONF_VAR_PBS_FACTOR] = "fairshare_factor",
+	[CONF_VAR_MAUI_FS] = "maui_fs",
+	[CONF_VAR_FS_USER_DELTA] = "fs_user_delta",
+	[CONF_VAR_FS_GROUP_DELTA] = "fs_group_delta",
+	[CONF_VAR_FS_ACCOUNT_DELTA] = "fs_account_delta",
+	[CONF_VAR_FS_QOS_DELTA] = "fs_qos_delta",
+	[CONF_VAR_FS_CLASS_DELTA] = "fs_class_delta",
 };
+
+_Static_assert(CONF_VAR_FS_USER_DELTA + TS_CRED_CLASS ==
+		       CONF_VAR_FS_CLASS_DELTA,
+	       "the delta variables follow enum ts_cred");
 
 int conf_tres_var_name(const char *tres, char *buf, size_t size)
 {
@@ -208,9 +218,9 @@ static int read_targets(struct priority_conf *c,
 		c->targets_owned = true;
 		log_flag(PRIO, "%s: fs_targets %s: %zu targets", plugin_type,
 			 path, ts_targets_count(c->targets));
-		/* usage is kept for them; their targets not yet applied */
+		/* their targets count through fs_*_weight (cred_table.h) */
 		if (cred)
-			info("%s: fs_targets %s: %zu user@*, group, qos and class entries checked but not in force (per-credential fair share is not in this version)",
+			info("%s: fs_targets %s: %zu user@*, group, qos and class entries",
 			     plugin_type, path, cred);
 		return 0;
 	}
@@ -291,6 +301,24 @@ void conf_discard(struct priority_conf *c)
 	xfree(c);
 }
 
+/*
+ * Maui's weights as the per-job arithmetic takes them, and whether they
+ * decide FairShare: as Maui, "the fairshare mechanism will be enabled
+ * but have no effect" while every FS<TYPE>WEIGHT is 0.
+ */
+static void cred_weights(struct priority_conf *c)
+{
+	int k;
+
+	c->fs_weight = (double)c->settings.fs_weight;
+	c->cred_fs = false;
+	for (k = 0; k < TS_CRED_N; k++) {
+		c->cred_weight[k] = (double)c->settings.cred_weight[k];
+		if (c->cred_usage && c->settings.cred_weight[k])
+			c->cred_fs = true;
+	}
+}
+
 void conf_no_fair_share(struct priority_conf *c)
 {
 	c->calc_fairshare = false;
@@ -345,19 +373,16 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 		conf_discard(c);
 		return NULL;
 	}
-	/* read and checked; usage is kept, the weights not yet applied */
-	if (c->settings.given & (TS_SET_FS_WEIGHT | TS_SET_FS_CRED_WEIGHT)) {
-		info("%s: fs_weight and fs_*_weight checked but not in force (per-credential fair share is not in this version)",
-		     plugin_type);
+	if (c->settings.given & (TS_SET_FS_WEIGHT | TS_SET_FS_CRED_WEIGHT))
 		c->cred_usage = true;
-	}
 	if (cred_entries(c->targets))
 		c->cred_usage = true;
 	if (c->cred_usage && !c->windows) {
-		info("%s: usage per credential (user, group, account, qos, class) is kept only with usage_window=",
+		info("%s: usage per credential (user, group, account, qos, class) is kept only with usage_window=; fs_*_weight have no effect without it",
 		     plugin_type);
 		c->cred_usage = false;
 	}
+	cred_weights(c);
 
 	c->prio.w_age = slurm_conf.priority_weight_age;
 	c->prio.w_assoc = slurm_conf.priority_weight_assoc;

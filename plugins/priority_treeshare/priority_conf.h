@@ -28,7 +28,8 @@
 /*
  * formula='s variables, by index in the value array job_prio.c fills:
  * the job's normalised factors, its site factor and nice value, PBS's
- * three keywords for its association, then one per TRES in Slurm's TRES
+ * three keywords for its association, Maui's fair-share component and
+ * its five credentials' deltas (cred_table.h), then one per TRES in Slurm's TRES
  * order (tres_<name>, see conf_tres_var_name()).
  */
 enum conf_var {
@@ -43,6 +44,12 @@ enum conf_var {
 	CONF_VAR_PBS_TREE_USAGE,
 	CONF_VAR_PBS_PERC,
 	CONF_VAR_PBS_FACTOR,
+	CONF_VAR_MAUI_FS,	 /* Maui's component, FSWEIGHT x sum */
+	CONF_VAR_FS_USER_DELTA,	 /* each credential's delta (issue 27), */
+	CONF_VAR_FS_GROUP_DELTA, /* in enum ts_cred order */
+	CONF_VAR_FS_ACCOUNT_DELTA,
+	CONF_VAR_FS_QOS_DELTA,
+	CONF_VAR_FS_CLASS_DELTA,
 	CONF_VAR_TRES, /* + TRES position */
 };
 
@@ -75,6 +82,14 @@ struct priority_conf {
 	 * fs_weight .. fs_class_weight (issue 27).
 	 */
 	bool cred_usage;
+	/*
+	 * Maui's fair share per credential decides FairShare (cred_table.h):
+	 * usage per credential kept and one of fs_user_weight ..
+	 * fs_class_weight not 0.  The weights as doubles.
+	 */
+	bool cred_fs;
+	double fs_weight;
+	double cred_weight[TS_CRED_N];
 	struct ts_targets *targets; /* fs_targets= loaded, or NULL */
 	bool targets_owned;	    /* false: an older conf's, kept */
 	enum ts_fs_policy fs_policy;

@@ -30,6 +30,7 @@
 #include "cap_hold.h"
 #include "checkpoint.h"
 #include "consumed_usage.h"
+#include "cred_table.h"
 #include "cycle.h"
 #include "factors_rpc.h"
 #include "fs_cache.h"
@@ -271,6 +272,7 @@ extern int fini(void)
 	checkpoint_fini();
 	usage_windows_fini();
 	cap_hold_fini();
+	cred_table_fini();
 	fs_cache_free();
 	if (site_factor_up)
 		ts_site_factor_fini();

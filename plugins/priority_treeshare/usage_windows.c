@@ -389,6 +389,23 @@ int usage_windows_cred_image(time_t now, unsigned char **buf, size_t *len)
 	return rc ? -1 : 0;
 }
 
+int usage_windows_cred_shares(struct ts_cred_shares *s,
+			      const struct ts_targets *tg, ts_cred_id_of id_of,
+			      void *arg)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	int rc;
+
+	slurm_mutex_lock(&windows_mutex);
+	rc = ts_cred_shares_take(s, cred_active ? &cred : NULL, tg, id_of, arg,
+				 &err);
+	slurm_mutex_unlock(&windows_mutex);
+	if (rc)
+		error("%s: fair share per credential: %s; the last one stays",
+		      plugin_type, err.msg);
+	return rc ? -1 : 0;
+}
+
 void usage_windows_stop(bool keep, time_t now)
 {
 	struct ts_error err = TS_ERROR_INIT;

@@ -41,6 +41,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "src/cred_shares.h"
 #include "src/credential_usage.h"
 #include "src/tree.h"
 
@@ -106,6 +107,16 @@ int usage_windows_image(time_t now, unsigned char **buf, size_t *len,
  * credential: in use, else kept, else nothing.  RET 0 or -1 (logged).
  */
 int usage_windows_cred_image(time_t now, unsigned char **buf, size_t *len);
+
+/*
+ * usage_windows_cred_shares() - s taken from the usage per credential in
+ * use (none: no usage rows) and tg (ts_cred_shares_take()).  id_of is
+ * called with windows_mutex held: it must only look names up in memory.
+ * RET 0, or -1 (logged; s as it was).
+ */
+int usage_windows_cred_shares(struct ts_cred_shares *s,
+			      const struct ts_targets *tg, ts_cred_id_of id_of,
+			      void *arg);
 
 /* Fills in a job's credentials (credential_ids.h), for a charge. */
 typedef void (*usage_cred_of)(const void *job, struct ts_cred_ids *ids);

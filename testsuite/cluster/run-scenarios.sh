@@ -25,13 +25,16 @@
 #   (h) scenario_caps.sh          priority/treeshare only: a usage
 #       (scenario_caps_window)    window roll releases a cap-held job;
 #                                 empties RawUsage, so after the others
+#   (m) scenario_credentials.sh   priority/treeshare only (issue 27):
+#                                 Maui's fair share per credential gives
+#                                 sprio's FAIRSHARE and formula's maui_fs
 #   (k) scenario_handover.sh      priority/treeshare only (issue 31):
 #                                 a reconfigure's new slurmctld killed
 #                                 after its first cycle, the old one
 #                                 resuming, loses no usage; leaves
 #                                 slurmctld daemonised, so last but (d)
 #   (d) scenario-node-power.sh    node off/on/kill helpers of the power lab
-# TS_SCENARIOS="b c e f g i h k d" (letters) runs only those after (a); unset,
+# TS_SCENARIOS="b c e f g i h m k d" (letters) runs only those after (a); unset,
 # all of them.
 # then "cluster down" and a check, by pid, that nothing it started is
 # left.  The cluster goes down on any exit (trap), logs stay.
@@ -66,6 +69,7 @@ if [ "$PLUGIN" = priority/treeshare ]; then
 	. "$HERE/scenario_caps.sh"
 	. "$HERE/scenario_caps_paths.sh"
 	. "$HERE/scenario_handover.sh"
+	. "$HERE/scenario_credentials.sh"
 fi
 
 # wanted LETTER - scenario LETTER is to run (TS_SCENARIOS, above).
@@ -138,6 +142,7 @@ if scenario_usage_order; then
 		wanted g && scenario_caps
 		wanted i && scenario_caps_paths
 		wanted h && scenario_caps_window
+		wanted m && scenario_credentials
 		wanted k && scenario_handover
 	fi
 fi

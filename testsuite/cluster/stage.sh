@@ -11,7 +11,8 @@
 #   treeshare-caps  priority/treeshare, (a) then the caps scenario (g),
 #                   which needs (a)'s usage; split off because (g) alone
 #                   takes ~6 min of waiting for cycles; (h) is not here
-#                   because this run is the longer one
+#                   because this run is the longer one; then (m), Maui's
+#                   credentials (~3 min), which needs (a)'s pending jobs
 #   treeshare-caps2 priority/treeshare, (a) then caps scenario (i)
 #                   (requeue, salloc, a move to another account under
 #                   a cap), which needs (a)'s usage; a run of its own
@@ -46,7 +47,7 @@ declare -A run=([multifactor]="priority/multifactor|b c d")
 runs=(multifactor)
 if [ -f "$TOP/build/lib/slurm/priority_treeshare.so" ]; then
 	run[treeshare]="priority/treeshare|b c e f h d"
-	run[treeshare-caps]="priority/treeshare|g"
+	run[treeshare-caps]="priority/treeshare|g m"
 	run[treeshare-caps2]="priority/treeshare|i k"
 	run[consumed]="consumed|j"
 	runs+=(treeshare treeshare-caps treeshare-caps2 consumed)

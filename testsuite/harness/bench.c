@@ -476,29 +476,75 @@ static const char caps_text[] =
 	"account acct1 fscap=100%\n"
 	"user user3 fscap=0\n";
 
-/* TYPE of "TYPE+fscap" (or plugin itself) into buf; RET caps or not. */
-static bool caps_type(const char *plugin, char *buf, size_t len)
-{
-	size_t n = strlen(plugin), k = strlen(CAPS_SUFFIX);
-	bool caps = n > k && !strcmp(plugin + n - k, CAPS_SUFFIX);
+/*
+ * Maui's credentials of a TYPE+cred run (issue 27): targets, a floor and
+ * caps on users (uid 10000 + i), groups (the harness gives a job its
+ * uid as gid), accounts, both QOS and two partitions, every weight set;
+ * the group cap is never reached.  Its windows are TYPE+windows'.
+ */
+static const char cred_text[] =
+	"# ts-harness bench: Maui's credentials of -P TYPE+cred\n"
+	"user 10003@* 5\n"
+	"user 10004@* 1+\n"
+	"group 10005 2-\n"
+	"group 10006 fscap=50%\n"
+	"account acct0 10\n"
+	"account acct1 20\n"
+	"qos normal 70\n"
+	"qos high 30+\n"
+	"class batch 80\n"
+	"class debug 20-\n";
 
-	snprintf(buf, len, "%.*s", (int)(caps ? n - k : n), plugin);
-	return caps;
+/*
+ * A plugin name's suffix: the same plugin under other PriorityParameters
+ * (%s: the path of the targets file written in the run's directory).
+ */
+static const struct variant {
+	const char *suffix;
+	const char *targets; /* NULL: no file */
+	const char *params;
+} variants[] = {
+	{ CAPS_SUFFIX, caps_text, "fs_targets=%s" },
+	{ "+windows", NULL, "usage_window=1d,usage_depth=4" },
+	{ "+cred", cred_text,
+	  "usage_window=1d,usage_depth=4,fs_targets=%s,fs_weight=100,"
+	  "fs_user_weight=10,fs_group_weight=20,fs_account_weight=30,"
+	  "fs_qos_weight=40,fs_class_weight=5" },
+};
+
+/* TYPE of "TYPE+suffix" (or plugin itself) into buf; RET the variant. */
+static const struct variant *variant_of(const char *plugin, char *buf,
+					size_t len)
+{
+	size_t n = strlen(plugin), i;
+
+	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+		size_t k = strlen(variants[i].suffix);
+
+		if (n > k && !strcmp(plugin + n - k, variants[i].suffix)) {
+			snprintf(buf, len, "%.*s", (int)(n - k), plugin);
+			return &variants[i];
+		}
+	}
+	snprintf(buf, len, "%s", plugin);
+	return NULL;
 }
 
-/* In the child of a TYPE+fscap run: the caps file, PriorityParameters. */
-static int use_caps(const struct th_setup *s, struct result *res)
+/* In the child of a variant's run: its targets file, PriorityParameters. */
+static int use_variant(const struct variant *v, const struct th_setup *s,
+		       struct result *res)
 {
 	char *path = dupf("%s/%s", s->dir, CAPS_FILE);
-	FILE *f = fopen(path, "w");
+	FILE *f;
 
-	if (!f || fputs(caps_text, f) < 0 || fclose(f)) {
+	if (v->targets && (!(f = fopen(path, "w")) ||
+			   fputs(v->targets, f) < 0 || fclose(f))) {
 		snprintf(res->why, sizeof(res->why), "cannot write %s", path);
 		free(path);
 		return -1;
 	}
 	xfree(slurm_conf.priority_params);
-	slurm_conf.priority_params = xstrdup_printf("fs_targets=%s", path);
+	slurm_conf.priority_params = xstrdup_printf(v->params, path);
 	free(path);
 	return 0;
 }
@@ -534,7 +580,9 @@ static int load(const char *plugin, const struct bench_opts *o,
 			 "cannot restore %s/priority_last_decay_ran", s->dir);
 		return -1;
 	}
-	if (caps_type(plugin, type, sizeof(type)) && use_caps(s, res))
+	const struct variant *v = variant_of(plugin, type, sizeof(type));
+
+	if (v && use_variant(v, s, res))
 		return -1;
 	th_setup_set_plugin(type);
 	th_gate_arm();
@@ -638,7 +686,7 @@ static const char *commit_fn(const char *plugin)
 {
 	char type[256];
 
-	(void)caps_type(plugin, type, sizeof(type));
+	(void)variant_of(plugin, type, sizeof(type));
 	plugin = type;
 	if (!strcmp(plugin, "priority/treeshare"))
 		return "checkpoint_commit";
@@ -1017,8 +1065,9 @@ static int bench_one(enum th_algo algo, const struct scale *sc,
 			      .plugin_dir = o->plugin_dir };
 	struct result res[MAX_PLUGINS] = { 0 }, cnt[MAX_PLUGINS] = { 0 };
 	long long t0 = th_clock_mono_ns();
+	const struct variant *v1;
 	int i, ph, missed = 0;
-	char type[256];
+	char type[256], type0[256];
 	bool goals;
 
 	printf("\n== %s, %s: %zu accounts, %zu users, %zu pending jobs "
@@ -1062,13 +1111,20 @@ static int bench_one(enum th_algo algo, const struct scale *sc,
 	th_setup_free(&s);
 	if (o->n_plugins < 2)
 		return 0;
-	/* TYPE against TYPE+fscap: the cost of the caps, no goals */
-	goals = !caps_type(o->plugins[1], type, sizeof(type)) ||
-		strcmp(type, o->plugins[0]);
+	/*
+	 * TYPE against TYPE+fscap (TYPE+windows against TYPE+cred): the
+	 * cost of the variant, no goals
+	 */
+	v1 = variant_of(o->plugins[1], type, sizeof(type));
+	(void)variant_of(o->plugins[0], type0, sizeof(type0));
+	goals = !v1 || strcmp(type, type0);
 	printf("  %-8s", o->no_count ? "" : "Ir (M)");
 	for (i = 0; i < o->n_plugins; i++)
 		printf(" %12s", short_name(o->plugins[i]));
-	printf(" %8s %8s\n", goals ? "ts/mf" : "caps/no",
+	printf(" %8s %8s\n",
+	       goals			  ? "ts/mf"
+	       : v1->targets == caps_text ? "caps/no"
+					  : "var/base",
 	       o->n_plugins > 2 ? "ts/floor" : "");
 	if (!o->no_count) {
 		if (!cnt[0].ok || !cnt[1].ok) {

@@ -94,9 +94,9 @@ rc=$? e=$work/ext-trust-esc.err
 check esc_in_targets_file_reaches_the_log_as_x1b $? \
 	"exit $rc; $(grep -a treeshare "$e" | head -2 | od -c | head -4)"
 
-# Maui's other credentials and weights (issue 27): read and checked,
-# logged as not in force, and the factors are root.targets' (bob's floor,
-# group2's target).
+# Maui's other credentials and weights (issue 27) without usage_window=:
+# read and checked, logged as having no effect, and the factors are
+# root.targets' (bob's floor, group2's target).
 {
 	cat "$t/root.targets"
 	printf 'user bob@* 30\ngroup physdept 20\nqos normal 10-\nclass debug fscap=10%%\n'
@@ -110,10 +110,10 @@ diag=""
 close "$(field "$r" 2 suzy 12)" "$g2" 1e-12 &&
 	close "$(field "$r" 2 bob 12)" "$bob" 1e-12 ||
 	diag="$diag suzy $(field "$r" 2 suzy 12) bob $(field "$r" 2 bob 12), want $g2 $bob;"
-grep -qF "fs_targets $t/cred.targets: 4 user@*, group, qos and class entries checked but not in force" "$e" ||
-	diag="$diag no 'checked but not in force' line: $(grep -a treeshare "$e" | head -2);"
-grep -qF "fs_weight and fs_*_weight checked but not in force" "$e" ||
-	diag="$diag no weights 'not in force' line;"
+grep -qF "fs_targets $t/cred.targets: 4 user@*, group, qos and class entries" "$e" ||
+	diag="$diag no '4 user@*, group, qos and class entries' line: $(grep -a treeshare "$e" | head -2);"
+grep -qF "is kept only with usage_window=; fs_*_weight have no effect without it" "$e" ||
+	diag="$diag no 'no effect without it' line;"
 [ $rc -eq 0 ] && [ -z "$diag" ]
-check credential_targets_and_weights_are_checked_logged_not_in_force_and_change_no_factor $? \
+check credential_targets_and_weights_without_usage_window_change_no_factor $? \
 	"exit $rc;$diag"

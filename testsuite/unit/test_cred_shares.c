@@ -198,7 +198,8 @@ END_TEST
 
 /*
  * A target whose name the callback cannot resolve is skipped, and
- * counted; an entry with only a feasibility cap is no target.  A job's
+ * counted; an entry with only a feasibility cap is no target (its row
+ * holds the cap).  A job's
  * credential absent from the table has usage 0 and no target: delta 0.
  */
 START_TEST(unresolved_name_skipped_and_absent_id_gives_delta_zero)
@@ -207,6 +208,7 @@ START_TEST(unresolved_name_skipped_and_absent_id_gives_delta_zero)
 					 "user A@* 50\n"
 					 "account C fscap=10%\n"
 					 "account nowhere 5+\n"
+					 "qos ghostq 10 fscap=5%\n"
 					 "user A 20 # an association's\n");
 	struct ts_cred_shares s = TS_CRED_SHARES_INIT;
 	struct ts_error err = TS_ERROR_INIT;
@@ -218,9 +220,15 @@ START_TEST(unresolved_name_skipped_and_absent_id_gives_delta_zero)
 	moab_usage(&cu);
 	ck_assert_int_eq(ts_cred_shares_take(&s, &cu, tg, id_of, &calls, &err),
 			 TS_OK);
-	/* ghost@*, A@* and account nowhere asked; fscap=, user A are not */
-	ck_assert_int_eq(calls, 3);
-	ck_assert_uint_eq(s.unresolved, 2);
+	/*
+	 * ghost@*, A@*, account nowhere, account C's cap and qos ghostq's
+	 * target and cap asked (a cap gets a row of its own, no target);
+	 * user A (an association's) not.  ghostq counts once.
+	 */
+	ck_assert_int_eq(calls, 6);
+	ck_assert_uint_eq(s.unresolved, 3);
+	ck_assert_ptr_nonnull(
+		ts_cred_shares_find(&s, TS_CRED_ACCOUNT, ACCOUNT_C)->fscap);
 	ck_assert_uint_eq(s.n[TS_CRED_USER], 2); /* A and OTHER */
 	ck_assert_ptr_nonnull(
 		ts_cred_shares_find(&s, TS_CRED_USER, USER_A)->target);
@@ -237,7 +245,7 @@ START_TEST(unresolved_name_skipped_and_absent_id_gives_delta_zero)
 	/* no callback: no name resolves, nothing fails */
 	ck_assert_int_eq(ts_cred_shares_take(&s, &cu, tg, NULL, NULL, &err),
 			 TS_OK);
-	ck_assert_uint_eq(s.unresolved, 3);
+	ck_assert_uint_eq(s.unresolved, 5);
 	ck_assert_ptr_null(
 		ts_cred_shares_find(&s, TS_CRED_USER, USER_A)->target);
 	ts_cred_shares_free(&s);
@@ -400,6 +408,81 @@ START_TEST(random_tables_sorted_and_factor_bounded)
 }
 END_TEST
 
+/*
+ * Feasibility caps on credentials (caps.h's rule: at or over the cap):
+ * Moab's usage with user A@* fscap=45 (absolute: A's weighted usage is
+ * 45, capped), group B fscap=70% (65 %: free), qos D fscap=25% (25 %:
+ * capped), class E fscap=30 (20: free), an idle group at fscap=0% (0 %
+ * >= 0: capped at once), and account C fscap=10% (over it, but an
+ * account's cap is the tree's: neither counted nor returned).  A job
+ * gets its first capped credential in the order user, group, QOS,
+ * class, and a reason naming its type and name.
+ */
+START_TEST(credential_caps_hold_at_or_over_and_name_the_credential)
+{
+	struct ts_targets *tg = parse_ok("user A@* fscap=45\n"
+					 "group B fscap=70%\n"
+					 "qos D 10+ fscap=25%\n"
+					 "class E fscap=30\n"
+					 "group idle fscap=0%\n"
+					 "account C fscap=10%\n");
+	struct ts_cred_shares s = TS_CRED_SHARES_INIT;
+	const uint32_t qos_job[TS_CRED_N] = { OTHER, GROUP_B, ACCOUNT_C, QOS_D,
+					      CLASS_E };
+	const uint32_t free_job[TS_CRED_N] = { OTHER, GROUP_B, ACCOUNT_C, OTHER,
+					       CLASS_E };
+	const uint32_t idle_job[TS_CRED_N] = { OTHER, 77, OTHER, OTHER, OTHER };
+	const struct ts_cred_share *r;
+	struct ts_cred_usage cu;
+	enum ts_cred c = TS_CRED_N;
+	char why[80];
+
+	moab_usage(&cu);
+	take(&s, &cu, tg);
+	ck_assert_uint_eq(s.n_capped, 3);
+	r = ts_cred_shares_find(&s, TS_CRED_USER, USER_A);
+	ck_assert(r->capped && r->usage == 45);
+	ck_assert_ptr_eq(r->fscap,
+			 ts_targets_find_cred_fscap(tg, TS_CRED_USER, "A"));
+	ck_assert(!ts_cred_shares_find(&s, TS_CRED_GROUP, GROUP_B)->capped);
+	ck_assert(!ts_cred_shares_find(&s, TS_CRED_CLASS, CLASS_E)->capped);
+	ck_assert(ts_cred_shares_find(&s, TS_CRED_ACCOUNT, ACCOUNT_C)->capped);
+	/* the floor's target and the cap share one row */
+	r = ts_cred_shares_find(&s, TS_CRED_QOS, QOS_D);
+	ck_assert(r->capped && r->target && r->fscap);
+
+	r = ts_cred_shares_capped(&s, moab_job, &c);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(c, TS_CRED_USER);
+	ts_cred_shares_describe(r, c, why, sizeof(why));
+	ck_assert_str_eq(why, "FairshareCap:user:A=45>=45");
+	r = ts_cred_shares_capped(&s, qos_job, &c);
+	ck_assert_int_eq(c, TS_CRED_QOS);
+	ts_cred_shares_describe(r, c, why, sizeof(why));
+	ck_assert_str_eq(why, "FairshareCap:qos:D=25.00%>=25%");
+	ck_assert_ptr_null(ts_cred_shares_capped(&s, free_job, &c));
+	r = ts_cred_shares_capped(&s, idle_job, &c);
+	ck_assert_int_eq(c, TS_CRED_GROUP);
+	ts_cred_shares_describe(r, c, why, sizeof(why));
+	ck_assert_str_eq(why, "FairshareCap:group:idle=0.00%>=0%");
+	/* cut short, still a string */
+	ck_assert_uint_eq(ts_cred_shares_describe(r, c, why, 8),
+			  strlen("FairshareCap:group:idle=0.00%>=0%"));
+	ck_assert_str_eq(why, "Fairsha");
+	ck_assert_ptr_null(ts_cred_shares_capped(NULL, moab_job, &c));
+
+	/* raised past the usage: nothing capped */
+	ts_targets_free(tg);
+	tg = parse_ok("qos D fscap=26%\nuser A@* fscap=46\n");
+	take(&s, &cu, tg);
+	ck_assert_uint_eq(s.n_capped, 0);
+	ck_assert_ptr_null(ts_cred_shares_capped(&s, moab_job, &c));
+	ts_cred_shares_free(&s);
+	ts_cred_usage_free(&cu);
+	ts_targets_free(tg);
+}
+END_TEST
+
 Suite *suite_cred_shares(void)
 {
 	Suite *s = suite_create("cred_shares");
@@ -414,6 +497,8 @@ Suite *suite_cred_shares(void)
 	tcase_add_test(tc, null_usage_and_targets_give_empty_table_and_half);
 	tcase_add_test(tc, on_target_gives_half);
 	tcase_add_test(tc, random_tables_sorted_and_factor_bounded);
+	tcase_add_test(tc,
+		       credential_caps_hold_at_or_over_and_name_the_credential);
 	suite_add_tcase(s, tc);
 	return s;
 }

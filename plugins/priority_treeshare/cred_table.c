@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cred_table.c - Maui's fair share per credential in slurmctld (see
+ * cred_table.h).  The table and the arithmetic are src/'s; this file
+ * finds the ids and the locks.
+ */
+#include "cred_table.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/cred_shares.h"
+#include "src/targets.h"
+
+#include "credential_ids.h"
+#include "usage_windows.h"
+
+/* A name of the targets file and the id it resolved to. */
+struct name_id {
+	enum ts_cred type;
+	const char *name; /* points into the targets it came from */
+	uint32_t id;
+};
+
+/*
+ * The names last resolved (the cycle thread's alone), for the targets
+ * they point into, sorted by type then name.
+ */
+static struct name_id *names;
+static size_t n_names, names_cap;
+static const struct ts_targets *names_of;
+
+/* Guarded by assoc_mgr's association lock (cred_table.h). */
+static struct ts_cred_shares table = TS_CRED_SHARES_INIT;
+/* table.n_capped as published, for lock-free fast paths */
+static size_t n_capped;
+
+static int name_cmp(const void *a, const void *b)
+{
+	const struct name_id *x = a, *y = b;
+
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static struct name_id *name_find(enum ts_cred type, const char *name)
+{
+	struct name_id key = { .type = type, .name = name };
+
+	if (!n_names)
+		return NULL;
+	return bsearch(&key, names, n_names, sizeof(*names), name_cmp);
+}
+
+struct collect {
+	enum ts_cred type;
+	bool failed;
+};
+
+static void collect_name(const char *name, void *arg)
+{
+	struct collect *co = arg;
+	struct name_id *grown;
+
+	if (co->failed)
+		return;
+	if (n_names == names_cap) {
+		size_t cap = names_cap ? 2 * names_cap : 16;
+
+		grown = realloc(names, cap * sizeof(*names));
+		if (!grown) {
+			co->failed = true;
+			return;
+		}
+		names = grown;
+		names_cap = cap;
+	}
+	names[n_names++] = (struct name_id){ .type = co->type,
+					     .name = name,
+					     .id = TS_CRED_ID_NONE };
+}
+
+/* ts_targets_cred_fn: the name of an entry with a target. */
+static void collect_target(const char *name, const struct ts_target *target,
+			   void *arg)
+{
+	(void)target;
+	collect_name(name, arg);
+}
+
+/* ts_targets_fscap_fn: the name of an entry with a feasibility cap. */
+static void collect_fscap(const char *name, const struct ts_fscap *fscap,
+			  void *arg)
+{
+	(void)fscap;
+	collect_name(name, arg);
+}
+
+/* The names sorted, each once (an entry may have a target and a cap). */
+static void sort_names(void)
+{
+	size_t i, kept = 0;
+
+	qsort(names, n_names, sizeof(*names), name_cmp);
+	for (i = 0; i < n_names; i++)
+		if (!kept || name_cmp(&names[kept - 1], &names[i]))
+			names[kept++] = names[i];
+	n_names = kept;
+}
+
+/* A name of digits alone, as a number; false otherwise. */
+static bool numeric_id(const char *name, uint32_t *id)
+{
+	unsigned long v;
+	char *end;
+
+	if (!*name || strspn(name, "0123456789") != strlen(name))
+		return false;
+	errno = 0;
+	v = strtoul(name, &end, 10);
+	if (errno || v >= TS_CRED_ID_NONE)
+		return false;
+	*id = (uint32_t)v;
+	return true;
+}
+
+/* uid or gid of name from the system's databases; TS_CRED_ID_NONE. */
+static uint32_t system_id(enum ts_cred type, const char *name, char *buf,
+			  size_t size)
+{
+	uint32_t id = TS_CRED_ID_NONE;
+
+	if (type == TS_CRED_USER) {
+		struct passwd pw, *found = NULL;
+
+		if (!getpwnam_r(name, &pw, buf, size, &found) && found)
+			id = (uint32_t)found->pw_uid;
+	} else {
+		struct group gr, *found = NULL;
+
+		if (!getgrnam_r(name, &gr, buf, size, &found) && found)
+			id = (uint32_t)found->gr_gid;
+	}
+	if (id == TS_CRED_ID_NONE)
+		(void)numeric_id(name, &id);
+	return id;
+}
+
+static int resolve_qos(void *x, void *arg)
+{
+	slurmdb_qos_rec_t *qos = x;
+	struct name_id *n;
+
+	(void)arg;
+	if (qos->name && (n = name_find(TS_CRED_QOS, qos->name)))
+		n->id = qos->id;
+	return 0;
+}
+
+/* An account's own association (no user): the id its usage is kept by. */
+static int resolve_account(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *a = x;
+	struct name_id *n;
+
+	(void)arg;
+	if (!a->user && a->acct && (n = name_find(TS_CRED_ACCOUNT, a->acct)))
+		n->id = a->id;
+	return 0;
+}
+
+/*
+ * The ids of every name c's targets file gives a credential target.
+ * Takes assoc_mgr's read locks; the caller holds none.
+ */
+static void resolve_names(const struct priority_conf *c)
+{
+	assoc_mgr_lock_t read = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	struct collect co = { .failed = false };
+	char buf[16384];
+	size_t i;
+
+	n_names = 0;
+	names_of = NULL;
+	if (!c->cred_usage || !c->targets)
+		return;
+	for (co.type = 0; co.type < TS_CRED_N; co.type++) {
+		(void)ts_targets_cred_each(c->targets, co.type, collect_target,
+					   &co);
+		(void)ts_targets_cred_each_fscap(c->targets, co.type,
+						 collect_fscap, &co);
+	}
+	if (co.failed) {
+		error("%s: fair share per credential: out of memory resolving %zu names",
+		      plugin_type, n_names);
+		n_names = 0;
+		return;
+	}
+	sort_names();
+	for (i = 0; i < n_names; i++) {
+		if (names[i].type == TS_CRED_USER ||
+		    names[i].type == TS_CRED_GROUP)
+			names[i].id = system_id(names[i].type, names[i].name,
+						buf, sizeof(buf));
+		else if (names[i].type == TS_CRED_CLASS)
+			names[i].id = ts_cred_class_id(names[i].name);
+	}
+	assoc_mgr_lock(&read);
+	if (assoc_mgr_assoc_list)
+		(void)list_for_each_ro(assoc_mgr_assoc_list, resolve_account,
+				       NULL);
+	if (assoc_mgr_qos_list)
+		(void)list_for_each_ro(assoc_mgr_qos_list, resolve_qos, NULL);
+	assoc_mgr_unlock(&read);
+	names_of = c->targets;
+}
+
+/* ts_cred_id_of for the table: the names resolved above. */
+static uint32_t resolved_id(enum ts_cred type, const char *name, void *arg)
+{
+	const struct name_id *n;
+
+	(void)arg;
+	n = name_find(type, name);
+	return n ? n->id : TS_CRED_ID_NONE;
+}
+
+/* The table from the usage now.  Caller holds the association write lock. */
+static void take_table(const struct priority_conf *c)
+{
+	const struct ts_targets *tg = c->targets;
+
+	if (!c->cred_usage) {
+		ts_cred_shares_free(&table);
+		__atomic_store_n(&n_capped, 0, __ATOMIC_RELAXED);
+		return;
+	}
+	if (usage_windows_cred_shares(
+		    &table, tg, names_of == tg ? resolved_id : NULL, NULL))
+		return;
+	__atomic_store_n(&n_capped, table.n_capped, __ATOMIC_RELAXED);
+	/* clang-format off */
+	log_flag(PRIO,
+		 "%s: fair share per credential: %zu users, %zu groups, %zu accounts, %zu qos, %zu classes; %zu target names not found; %zu over their fscap",
+		 plugin_type, table.n[TS_CRED_USER], table.n[TS_CRED_GROUP],
+		 table.n[TS_CRED_ACCOUNT], table.n[TS_CRED_QOS],
+		 table.n[TS_CRED_CLASS], table.unresolved, table.n_capped);
+	/* clang-format on */
+}
+
+void cred_table_update(const struct priority_conf *c)
+{
+	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK };
+
+	resolve_names(c);
+	assoc_mgr_lock(&write);
+	take_table(c);
+	assoc_mgr_unlock(&write);
+}
+
+void cred_table_job(const struct priority_conf *c, const job_record_t *job,
+		    const part_record_t *part, struct ts_cred_fs *out)
+{
+	struct ts_cred_ids ids;
+
+	cred_ids_of_job_in(job, part, &ids);
+	ts_cred_shares_job(&table, ids.id, c->cred_weight, c->fs_weight,
+			   c->fs_policy, out);
+}
+
+const char *cred_table_cap_reason(const job_record_t *job, char *buf,
+				  size_t len)
+{
+	const struct ts_cred_share *r;
+	struct ts_cred_ids ids;
+	enum ts_cred c;
+
+	if (!table.n_capped)
+		return NULL;
+	cred_ids_of_job(job, &ids);
+	if (!(r = ts_cred_shares_capped(&table, ids.id, &c)))
+		return NULL;
+	(void)ts_cred_shares_describe(r, c, buf, len);
+	return buf;
+}
+
+bool cred_table_capped(void)
+{
+	return __atomic_load_n(&n_capped, __ATOMIC_RELAXED) != 0;
+}
+
+void cred_table_fini(void)
+{
+	ts_cred_shares_free(&table);
+	__atomic_store_n(&n_capped, 0, __ATOMIC_RELAXED);
+	free(names);
+	names = NULL;
+	n_names = names_cap = 0;
+	names_of = NULL;
+}

@@ -1,0 +1,290 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# scenario_credentials.sh - scenario (m), priority/treeshare's run only
+# (issue 27): Maui's fair share on every credential decides FairShare.
+#
+#  1. usage windows, a targets file with user NAME@*, group, account, qos
+#     and class entries (targets, a cap and floors) and Maui's weights
+#     (fs_weight=100, fs_user_weight=10 .. fs_class_weight=5), and
+#     AccountingStorageEnforce=associations,limits (under which Slurm
+#     charges a job's last slice at its end, so that a job's usage is
+#     exactly sacct's CPUs x elapsed seconds), at a slurmctld restart:
+#     slurmctld says it keeps usage per credential, and a cycle takes the
+#     table of credentials;
+#  2. jobs of bob (2 CPUs), cathy and suzy (1 CPU each) run ~20 s and
+#     end; then sprio's FAIRSHARE of scenario (a)'s pending jobs (every
+#     user, partition wait) equals PriorityWeightFairshare x the
+#     documented mapping 0.5 + sum / (200 x the weights of the
+#     credentials with a target), sum being Maui's weighted sum of
+#     deltas, computed here from sacct's CPU-seconds of each job and the
+#     credentials it had (user, Unix group, account, QOS, partition);
+#  3. formula="maui_fs+1000000" at a restart: each pending job's
+#     priority is 1000000 + 100 x sum, Maui's component, truncated;
+#  4. a second QOS, lowq, with "qos lowq fscap=0%" (caps at once): bob's
+#     job in lowq pends with Priority=0 and the reason naming the QOS
+#     ("FairshareCap:qos:lowq=0.00%>=0%") in squeue and scontrol, while
+#     bob's job in normal runs at once; raised (fscap=100%), the held
+#     job starts with no command on it.
+# The expected figures never come from the plugin: sacct gives the
+# usage, the targets file and the weights the rest.
+#
+# Sourced by run-scenarios.sh ($P, PEND from scenario (a)).  Leaves the
+# lab's configuration (no PriorityParameters, AccountingStorageEnforce=
+# associations) and no running job.  Run it after scenario (h): usage
+# windows replace the tree's RawUsage.
+
+CRED_LOG=$TS_CLUSTER_DIR/log/slurmctld.log
+CRED_FILE=$TS_CLUSTER_DIR/etc/cred.targets
+# Maui's FSWEIGHT and FS<TYPE>WEIGHT, in enum ts_cred order
+CRED_WEIGHTS="100 10 20 30 40 5"
+CRED_PARAMS="usage_window=1d,usage_depth=2,usage_decay=1,fs_targets=$CRED_FILE,fs_weight=100,fs_user_weight=10,fs_group_weight=20,fs_account_weight=30,fs_qos_weight=40,fs_class_weight=5"
+
+# cred_cycles_since LINE - credential tables taken after LINE of the log.
+cred_cycles_since()
+{
+	tail -n "+$(($1 + 1))" "$CRED_LOG" |
+		grep -c 'fair share per credential: [0-9]* users'
+}
+
+cred_cycles_at_least()
+{
+	[ "$(cred_cycles_since "$1")" -ge "$2" ]
+}
+
+# cred_restart PARAMS - PriorityParameters=PARAMS and
+# AccountingStorageEnforce=associations,limits at a slurmctld restart;
+# waits for a cycle that takes the credential table.
+cred_restart()
+{
+	local line
+	line=$(wc -l <"$CRED_LOG")
+	"$TS_CLUSTER" conf "PriorityParameters=$1" \
+		"AccountingStorageEnforce=associations,limits"
+	"$TS_CLUSTER" restart slurmctld >>"$TS_CLUSTER_DIR/snap/cred-restart.out" 2>&1 &&
+		wait_for 150 "a cycle taking the credential table" \
+			cred_cycles_at_least "$line" 1
+}
+
+# cred_usage_rows JOBID... - "user|group|account|qos|partition|cpusec"
+# of each ended job, from sacct (ElapsedRaw x AllocCPUS).
+cred_usage_rows()
+{
+	local ids
+	ids=$(IFS=,; echo "$*")
+	sacct -n -P -X -j "$ids" \
+		-o user,group,account,qos,partition,elapsedraw,alloccpus,state |
+		awk -F'|' '$8 !~ /RUNNING|PENDING/ {
+			print $1 "|" $2 "|" $3 "|" $4 "|" $5 "|" $6 * $7 }'
+}
+
+# cred_expect TARGETS USAGE CREDS WEIGHTS - "FACTOR SUM" of a job whose
+# credentials are CREDS ("user|group|account|qos|partition"): each
+# type's usage share from USAGE (cred_usage_rows lines), its delta
+# against the TARGETS file's entry (difference policy: T - U, a cap only
+# below 0, a floor only above), SUM = sum of weight x delta, FACTOR =
+# 0.5 + SUM / (200 x the weights of credentials with a target).
+cred_expect()
+{
+	awk -v creds="$3" -v weights="$4" -F'|' '
+	FILENAME == ARGV[1] {
+		split($0, w, " ")
+		if (w[1] == "#" || w[1] == "") next
+		kind = w[1]; name = w[2]
+		if (kind == "user") { if (name !~ /@\*$/) next; sub(/@\*$/, "", name) }
+		t = w[3]; suffix = ""
+		if (t ~ /[-+]$/) { suffix = substr(t, length(t)); t = substr(t, 1, length(t) - 1) }
+		target[kind SUBSEP name] = t + 0; kindof[kind SUBSEP name] = suffix
+		next
+	}
+	{
+		total += $6
+		used["user" SUBSEP $1] += $6; used["group" SUBSEP $2] += $6
+		used["account" SUBSEP $3] += $6; used["qos" SUBSEP $4] += $6
+		used["class" SUBSEP $5] += $6
+	}
+	END {
+		split("user group account qos class", type, " ")
+		split(creds, c, "|"); split(weights, wt, " ")
+		sum = 0; wsum = 0
+		for (k = 1; k <= 5; k++) {
+			key = type[k] SUBSEP c[k]
+			if (!(key in target)) continue
+			u = total > 0 ? 100 * used[key] / total : 0
+			d = target[key] - u
+			if (kindof[key] == "-" && d > 0) d = 0
+			if (kindof[key] == "+" && d < 0) d = 0
+			sum += wt[k + 1] * d
+			if (wt[k + 1] > 0) wsum += wt[k + 1]
+		}
+		f = wsum > 0 ? 0.5 + sum / (200 * wsum) : 0.5
+		printf "%.9f %.9f\n", f, sum
+	}' "$1" "$2"
+}
+
+# cred_job_creds JOBID - "user|group|account|qos|partition" of a job.
+cred_job_creds()
+{
+	squeue -h -j "$1" -o '%u|%g|%a|%q|%P' 2>/dev/null
+}
+
+# cred_matches WHAT USAGE JOBID... - each job's figure is the one
+# expected (within 1, sprio's and squeue's rounding): WHAT fs, sprio's
+# FAIRSHARE, PriorityWeightFairshare x the expected factor; WHAT prio,
+# squeue's priority, 1000000 + Maui's component (100 x sum).
+# CRED_MISMATCH says which was not.
+cred_matches()
+{
+	local j want got
+	CRED_MISMATCH=""
+	for j in "${@:3}"; do
+		want=$(cred_expect "$CRED_FILE" "$2" "$(cred_job_creds "$j")" \
+			"$CRED_WEIGHTS" | awk -v what="$1" -v w="$CRED_FS_WEIGHT" '{
+			printf "%.3f", what == "fs" ? $1 * w : 1000000 + 100 * $2 }')
+		if [ "$1" = fs ]; then
+			got=$(sprio -h -j "$j" -o '%F' 2>/dev/null | tr -d ' ')
+		else
+			got=$(squeue -h -j "$j" -o '%Q' 2>/dev/null | tr -d ' ')
+		fi
+		if [ -z "$got" ] || ! awk -v a="$got" -v b="$want" \
+			'BEGIN { d = a - b; exit !(d <= 1 && d >= -1) }'; then
+			CRED_MISMATCH+="job $j ($(cred_job_creds "$j")): $1 '$got', expected $want"$'\n'
+		fi
+	done
+	[ -z "$CRED_MISMATCH" ]
+}
+
+# cred_qos_held JOBID REASON - pending, Priority=0, REASON in squeue %r
+# and in scontrol show job.
+cred_qos_held()
+{
+	local show
+	show=$(scontrol show job "$1" 2>/dev/null)
+	[ "$(squeue -h -j "$1" -o %T 2>/dev/null)" = PENDING ] &&
+		[ "$(squeue -h -j "$1" -o %r 2>/dev/null)" = "$2" ] &&
+		grep -qF "Reason=$2 " <<<"$show" && grep -qw 'Priority=0' <<<"$show"
+}
+
+# cred_qos_cap SNAP - step 4: a QOS fscap holds that QOS's jobs only.
+cred_qos_cap()
+{
+	local snap=$1 capped free want="FairshareCap:qos:lowq=0.00%>=0%"
+	sacctmgr -i -Q add qos lowq >/dev/null &&
+		sacctmgr -i -Q modify user where name=bob set qos+=lowq >/dev/null ||
+		{ not_ok "$P: credentials: sacctmgr adds QOS lowq for bob"; return 1; }
+	echo "qos lowq fscap=0%" >>"$CRED_FILE"
+	if ! cred_restart "$CRED_PARAMS" 2>"$snap/cred-4.err"; then
+		not_ok "$P: credentials: slurmctld restarts with qos lowq fscap=0%" \
+			"$(cat "$snap/cred-4.err")"
+		return 1
+	fi
+	capped=$(ts_submit bob -p lab -c 1 --qos=lowq --wrap 'sleep 300')
+	free=$(ts_submit bob -p lab -c 1 --wrap 'sleep 300')
+	if wait_for 90 "bob's normal job to run and his lowq job to be cap-held" \
+		eval 'ts_jobs_running "$free" && cred_qos_held "$capped" "$want"' \
+		2>>"$snap/cred-4.err"; then
+		ok "$P: credentials: qos lowq fscap=0%: bob's lowq job pends with Priority=0 and reason '$want' in squeue and scontrol, his normal job runs at once (${WAITED}s)"
+	else
+		not_ok "$P: credentials: qos lowq fscap=0%: bob's lowq job pends with Priority=0 and the QOS's reason, his normal job runs at once" \
+			"$(cat "$snap/cred-4.err")" "$(squeue -o '%i %u %q %T %Q %r' 2>&1)" \
+			"$(grep 'fair share per credential' "$CRED_LOG" | tail -n 2)"
+	fi
+	sed -i 's/^qos lowq fscap=0%$/qos lowq fscap=100%/' "$CRED_FILE"
+	scontrol reconfigure >>"$snap/cred-4.err" 2>&1
+	if wait_for 150 "the lowq job to run" ts_jobs_running "$capped" \
+		2>>"$snap/cred-4.err"; then
+		ok "$P: credentials: raised to fscap=100% at reconfigure, the held lowq job starts with no command on it (${WAITED}s)"
+	else
+		not_ok "$P: credentials: raised to fscap=100% at reconfigure, the held lowq job starts with no command on it" \
+			"$(cat "$snap/cred-4.err")" "$(squeue -o '%i %u %q %T %Q %r' 2>&1)"
+	fi
+	scancel "$capped" "$free"
+	wait_for 30 "the lowq jobs to end" ts_no_job_running || true
+	sacctmgr -i -Q modify user where name=bob set qos-=lowq >/dev/null
+	sacctmgr -i -Q delete qos lowq >/dev/null
+}
+
+scenario_credentials()
+{
+	local snap=$TS_CLUSTER_DIR/snap usage=$TS_CLUSTER_DIR/snap/cred.usage
+	local u j line pend=() ran=()
+
+	[ "$PLUGIN" = priority/treeshare ] || return 0
+	for u in bob cathy suzy scott; do
+		[ -n "${PEND[$u]:-}" ] && [ "$(ts_job_state "${PEND[$u]}")" = PENDING ] &&
+			pend+=("${PEND[$u]}")
+	done
+	if [ "${#pend[@]}" -ne 4 ] || ! wait_for 30 "no job to run" ts_no_job_running; then
+		not_ok "$P: credentials: scenario (a)'s four pending jobs are there and nothing runs" \
+			"pending: ${pend[*]}" "$(squeue 2>&1)"
+		return 1
+	fi
+
+	# --- 1. credentials configured ------------------------------------
+	cat >"$CRED_FILE" <<'EOF'
+# Maui credentials (issue 27): a target, a floor, caps
+user bob@* 40
+user suzy@* 30+
+group bob 60-
+group suzy 20-
+account group1 50
+account group2 30
+qos normal 90
+class wait 10
+class lab 40
+EOF
+	CRED_FS_WEIGHT=$(scontrol show config |
+		awk 'tolower($1) == "priorityweightfairshare" { print $3 }')
+	line=$(wc -l <"$CRED_LOG")
+	if cred_restart "$CRED_PARAMS" 2>"$snap/cred-1.err" &&
+	   tail -n "+$((line + 1))" "$CRED_LOG" |
+		grep -q 'usage per credential (user, group, account, qos, class) kept in the usage windows'; then
+		ok "$P: credentials: with usage_window= and fs_*_weight slurmctld keeps usage per credential and takes the table of credentials each cycle (${WAITED}s after a restart)"
+	else
+		not_ok "$P: credentials: with usage_window= and fs_*_weight slurmctld keeps usage per credential and takes the table of credentials each cycle" \
+			"$(cat "$snap/cred-1.err")" "$(tail -n "+$((line + 1))" "$CRED_LOG" | grep -i 'credential\|error' | tail -n 10)"
+		return 1
+	fi
+
+	# --- 2. known usage, FairShare by hand ------------------------------
+	ran+=("$(ts_submit bob -p lab -c 2 --wrap 'sleep 20')")
+	ran+=("$(ts_submit cathy -p lab -c 1 --wrap 'sleep 20')")
+	ran+=("$(ts_submit suzy -p lab -c 1 --wrap 'sleep 20')")
+	if ! wait_for 90 "the credential jobs to end" ts_no_job_running 2>"$snap/cred-2.err"; then
+		not_ok "$P: credentials: jobs of bob, cathy and suzy run and end" \
+			"$(cat "$snap/cred-2.err")" "$(squeue 2>&1)"
+	fi
+	# sacct has the ended jobs once slurmdbd took their end records
+	wait_for 30 "sacct to show the jobs' ends" \
+		eval '[ "$(cred_usage_rows "${ran[@]}" | wc -l)" -eq 3 ]' || true
+	cred_usage_rows "${ran[@]}" >"$usage"
+	if wait_for 150 "sprio's FAIRSHARE to follow the credentials' usage" \
+		cred_matches fs "$usage" "${pend[@]}" 2>>"$snap/cred-2.err"; then
+		ok "$P: credentials: sprio's FAIRSHARE of every user's pending job is PriorityWeightFairshare x (0.5 + Maui's weighted sum / (200 x the weights with a target)), the sum computed from sacct's CPU-seconds ($(tr '\n' ' ' <"$usage"))"
+	else
+		cred_matches fs "$usage" "${pend[@]}"
+		not_ok "$P: credentials: sprio's FAIRSHARE of every user's pending job is the documented mapping of Maui's weighted sum" \
+			"$CRED_MISMATCH" "usage: $(cat "$usage")" "$(cat "$snap/cred-2.err")" \
+			"$(grep 'fair share per credential' "$CRED_LOG" | tail -n 3)"
+	fi
+
+	# --- 3. Maui's component through the formula ------------------------
+	if cred_restart "$CRED_PARAMS,formula=\"maui_fs+1000000\"" 2>"$snap/cred-3.err" &&
+	   wait_for 90 "the priorities to follow the formula" \
+		cred_matches prio "$usage" "${pend[@]}" 2>>"$snap/cred-3.err"; then
+		ok "$P: credentials: formula=\"maui_fs+1000000\" gives each pending job 1000000 + FSWEIGHT x Maui's weighted sum ($(squeue -h -j "$(IFS=,; echo "${pend[*]}")" -o '%u=%Q' | tr '\n' ' '))"
+	else
+		cred_matches prio "$usage" "${pend[@]}"
+		not_ok "$P: credentials: formula=\"maui_fs+1000000\" gives each pending job 1000000 + Maui's component" \
+			"$CRED_MISMATCH" "$(cat "$snap/cred-3.err")"
+	fi
+
+	# --- 4. a QOS at its fscap ----------------------------------------
+	cred_qos_cap "$snap"
+
+	# --- back to the lab's configuration -------------------------------
+	sed -i '/^[[:space:]]*PriorityParameters[[:space:]]*=/Id' "$SLURM_CONF"
+	"$TS_CLUSTER" conf AccountingStorageEnforce=associations
+	"$TS_CLUSTER" restart slurmctld >>"$snap/cred-restart.out" 2>&1 ||
+		not_ok "$P: credentials: slurmctld restarts on the lab's configuration" \
+			"$(tail -n 5 "$snap/cred-restart.out")"
+	rm -f "$CRED_FILE"
+}
