@@ -37,9 +37,9 @@ struct share_fill {
  * A row for an entry (its target or its cap) whose name resolves; a
  * name that does not is counted once, at its target if it has one.
  */
-static void add_row(struct share_fill *f, const char *name,
-		    const struct ts_target *target,
-		    const struct ts_fscap *fscap)
+static void add_share_row(struct share_fill *f, const char *name,
+			  const struct ts_target *target,
+			  const struct ts_fscap *fscap)
 {
 	uint32_t id = f->id_of ? f->id_of(f->c, name, f->arg) : TS_CRED_ID_NONE;
 
@@ -58,14 +58,14 @@ static void add_row(struct share_fill *f, const char *name,
 static void add_target_row(const char *name, const struct ts_target *target,
 			   void *arg)
 {
-	add_row(arg, name, target, NULL);
+	add_share_row(arg, name, target, NULL);
 }
 
 /* ts_targets_fscap_fn: a row for a feasibility cap. */
 static void add_fscap_row(const char *name, const struct ts_fscap *fscap,
 			  void *arg)
 {
-	add_row(arg, name, NULL, fscap);
+	add_share_row(arg, name, NULL, fscap);
 }
 
 /* The line of the targets file a row comes from; 0: the usage's. */

@@ -34,6 +34,7 @@ enum {
 	OPT_TREE,
 	OPT_TARGETS,
 	OPT_DIAGNOSE_F,
+	OPT_DIAGNOSE_P,
 	OPT_STATE,
 	OPT_FS_POLICY,
 };
@@ -65,6 +66,7 @@ static const struct option long_options[] = {
 	{ "tree", no_argument, 0, OPT_TREE },
 	{ "targets", required_argument, 0, OPT_TARGETS },
 	{ "diagnose-f", no_argument, 0, OPT_DIAGNOSE_F },
+	{ "diagnose-p", no_argument, 0, OPT_DIAGNOSE_P },
 	{ "state", required_argument, 0, OPT_STATE },
 	{ "fs-policy", required_argument, 0, OPT_FS_POLICY },
 	{ 0, 0, 0, 0 }
@@ -116,8 +118,11 @@ Usage:  sshare-ext [OPTION]\n\
           --damp=N         offline: FairShareDampeningFactor (default 1)\n\
           --targets=FILE   the fs_targets file: its fscap= caps (FSCap CapUsage CappedBy)\n\
           --diagnose-f     Maui's diagnose -f: usage per credential, per window\n\
-          --state=FILE     with --diagnose-f: StateSaveLocation/treeshare_state\n\
-          --fs-policy=P    with --diagnose-f: difference (default) or ratio\n\
+          --diagnose-p     Maui's diagnose -p: fair share of each pending job\n\
+                           per credential (online)\n\
+          --state=FILE     with --diagnose-f/-p: a treeshare_state file\n\
+                           (default: the controller's, its targets and names)\n\
+          --fs-policy=P    with --diagnose-f/-p: difference (default) or ratio\n\
 \n\
 Extended columns: TreeUsage Perc PBSFactor Rank ClassicFS DOFS FairTreeFS\n\
 (see sshare-ext(1)).\n");
@@ -419,11 +424,15 @@ enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 		case OPT_DIAGNOSE_F:
 			c->view = VIEW_DIAGNOSE_F;
 			break;
+		case OPT_DIAGNOSE_P:
+			c->view = VIEW_DIAGNOSE_P;
+			break;
 		case OPT_STATE:
 			free(c->state);
 			c->state = strdup(optarg);
 			break;
 		case OPT_FS_POLICY:
+			c->fs_policy_set = 1;
 			if (!strcmp(optarg, "difference"))
 				c->fs_policy = TS_FS_POLICY_DIFFERENCE;
 			else if (!strcmp(optarg, "ratio"))
@@ -449,10 +458,11 @@ enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 		rc = die(
 			"%s",
 			"-M asks slurmdbd for clusters; --input reads a file: give one of them");
-	if (rc == CLI_RUN && (c->view == VIEW_DIAGNOSE_F) != !!c->state)
+	if (rc == CLI_RUN && c->view != VIEW_DIAGNOSE_F &&
+	    c->view != VIEW_DIAGNOSE_P && c->state)
 		rc = die(
 			"%s",
-			"--diagnose-f reads a treeshare_state file: give it with --state=FILE (and --state only with --diagnose-f)");
+			"--state applies to --diagnose-f and --diagnose-p only");
 	if (rc == CLI_RUN && !c->input && c->n_what_ifs)
 		rc = die(
 			"%s",

@@ -18,6 +18,7 @@ enum view {
 	VIEW_JSON,	 /* --json */
 	VIEW_TREE,	 /* --tree */
 	VIEW_DIAGNOSE_F, /* --diagnose-f: Maui's usage per credential */
+	VIEW_DIAGNOSE_P, /* --diagnose-p: Maui's fair share of pending jobs */
 };
 
 /* One --set or --usage, applied in command-line order. */
@@ -47,8 +48,9 @@ struct cli {
 	char *entity;  /* -g */
 	char *input;   /* --input FILE */
 	char *targets; /* --targets FILE: fscap= columns */
-	char *state;   /* --state FILE: a treeshare_state (--diagnose-f) */
+	char *state;   /* --state FILE: a treeshare_state (--diagnose-f, -p) */
 	enum ts_fs_policy fs_policy; /* --fs-policy (--diagnose-f) */
+	int fs_policy_set;	     /* --fs-policy given */
 	int algo_set;		     /* --algo given */
 	enum ts_fs_algo algo;
 	int damp_set;

@@ -3,14 +3,16 @@
  * diagnose_view.c - sshare-ext --diagnose-f: Maui's "diagnose -f" view
  * (src/cred_view.h) of the usage per credential a treeshare_state file
  * holds (issue 27).  Users and groups are named from the passwd and
- * group databases; accounts, QOS and partitions by number (the state
- * keeps ids, not names).
+ * group databases; accounts, QOS and partitions by the cluster's names
+ * online (cred_names.h), else by number (the state keeps ids, not
+ * names).
  */
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <time.h>
 
+#include "cred_names.h"
 #include "cred_view.h"
 #include "credential_store.h"
 #include "usage_state.h"
@@ -20,12 +22,14 @@
 static const char *name_of(void *arg, enum ts_cred c, uint32_t id, char *buf,
 			   size_t len)
 {
+	const char *known = cred_names_get(arg, c, id);
 	struct passwd *pw;
 	struct group *gr;
 
-	(void)arg;
 	if (id == TS_CRED_ID_NONE) {
 		snprintf(buf, len, "[NONE]");
+	} else if (known) {
+		snprintf(buf, len, "%s", known);
 	} else if (c == TS_CRED_USER && (pw = getpwuid((uid_t)id))) {
 		snprintf(buf, len, "%s", pw->pw_name);
 	} else if (c == TS_CRED_GROUP && (gr = getgrgid((gid_t)id))) {
@@ -38,13 +42,12 @@ static const char *name_of(void *arg, enum ts_cred c, uint32_t id, char *buf,
 	return buf;
 }
 
-int diagnose_view(FILE *out, const char *state, const struct ts_targets *tg,
-		  enum ts_fs_policy policy, char *msg, size_t len)
+int diagnose_usage_load(const char *state, struct ts_cred_usage *cu,
+			char *first, size_t first_len, char *msg, size_t len)
 {
 	struct ts_error err = TS_ERROR_INIT;
 	struct ts_kept_status st;
 	struct ts_usage_state s;
-	struct ts_cred_usage cu;
 	char when[32];
 	int rc;
 
@@ -62,19 +65,33 @@ int diagnose_view(FILE *out, const char *state, const struct ts_targets *tg,
 		ts_usage_state_free(&s);
 		return -1;
 	}
-	rc = ts_credential_store_decode(s.cred, s.cred_len, &cu, &err);
+	rc = ts_credential_store_decode(s.cred, s.cred_len, cu, &err);
 	if (rc) {
 		snprintf(msg, len, "%s: credential usage: %s", state, err.msg);
 		ts_usage_state_free(&s);
 		return -1;
 	}
-	if (st.used_prev)
-		fprintf(out, "%s; read %s.prev\n", st.problem, state);
-	fprintf(out, "Usage per credential saved at %s\n\n",
-		ts_utc_time(s.saved_at, when, sizeof(when)));
-	rc = ts_cred_view_write(out, &cu, tg, policy, name_of, NULL);
-	ts_cred_usage_free(&cu);
+	snprintf(first, first_len, "%s%s%s%sUsage per credential saved at %s",
+		 st.used_prev ? st.problem : "", st.used_prev ? "; read " : "",
+		 st.used_prev ? state : "", st.used_prev ? ".prev\n" : "",
+		 ts_utc_time(s.saved_at, when, sizeof(when)));
 	ts_usage_state_free(&s);
+	return 0;
+}
+
+int diagnose_view(FILE *out, const char *state, const struct ts_targets *tg,
+		  enum ts_fs_policy policy, const struct cred_names *names,
+		  char *msg, size_t len)
+{
+	struct ts_cred_usage cu;
+	char first[1024];
+	int rc;
+
+	if (diagnose_usage_load(state, &cu, first, sizeof(first), msg, len))
+		return -1;
+	fprintf(out, "%s\n\n", first);
+	rc = ts_cred_view_write(out, &cu, tg, policy, name_of, (void *)names);
+	ts_cred_usage_free(&cu);
 	if (rc)
 		snprintf(msg, len, "cannot write the view");
 	return rc;

@@ -14,6 +14,7 @@
 
 #include "cap_cells.h"
 #include "cli.h"
+#include "cred_names.h"
 #include "clusters.h"
 #include "fields.h"
 #include "share_file.h"
@@ -69,19 +70,50 @@ static const char *default_fields(const struct cli *c,
 	return buf;
 }
 
-/* --diagnose-f: the usage per credential of a treeshare_state file. */
+/*
+ * --diagnose-f: the usage per credential of a treeshare_state file:
+ * --state's, else online the controller's (StateSaveLocation), with its
+ * fs_targets= and fs_policy= unless --targets and --fs-policy are given,
+ * and the cluster's names of accounts, QOS and partitions.
+ */
 static int run_diagnose(const struct cli *c)
 {
-	struct ts_targets *tg = NULL;
+	struct diagnose_conf d = { 0 };
+	enum ts_fs_policy policy = c->fs_policy;
 	struct ts_error err = TS_ERROR_INIT;
-	char msg[8192];
+	struct cred_names *names = NULL;
+	struct ts_targets *tg = NULL;
+	const char *targets = c->targets, *state = c->state;
+	char msg[8192], note[256] = "";
 	int rc;
 
-	if (c->targets && ts_targets_load(c->targets, NULL, &tg, &err))
-		return report_error(err.msg);
-	rc = diagnose_view(stdout, c->state, tg, c->fs_policy, msg,
-			   sizeof(msg));
+	/* --diagnose-p: the jobs and the weights are the controller's */
+	if (!c->state || c->view == VIEW_DIAGNOSE_P) {
+		if (shares_rpc_setup(c->verbose, msg, sizeof(msg)) ||
+		    shares_rpc_diagnose_conf(&d, msg, sizeof(msg)))
+			return report_error(msg);
+		if (!state)
+			state = d.state;
+		if (!targets)
+			targets = d.targets;
+		if (!c->fs_policy_set && d.ratio)
+			policy = TS_FS_POLICY_RATIO;
+		names = cred_names_load(d.cluster, note, sizeof(note));
+		if (*note)
+			fprintf(stderr, "sshare-ext: %s\n", note);
+	}
+	rc = targets ? ts_targets_load(targets, NULL, &tg, &err) : 0;
+	if (rc)
+		snprintf(msg, sizeof(msg), "%s", err.msg);
+	else if (c->view == VIEW_DIAGNOSE_P)
+		rc = job_fs_view(stdout, state, tg, policy, names, d.fs_weight,
+				 d.cred_weight, msg, sizeof(msg));
+	else
+		rc = diagnose_view(stdout, state, tg, policy, names, msg,
+				   sizeof(msg));
 	ts_targets_free(tg);
+	cred_names_free(names);
+	shares_rpc_diagnose_conf_free(&d);
 	return rc ? report_error(msg) : EXIT_SUCCESS;
 }
 
@@ -95,7 +127,7 @@ static int load_and_print(const struct cli *c, struct share_set *s)
 	char msg[8192];
 	int need_tree, rc;
 
-	if (c->view == VIEW_DIAGNOSE_F)
+	if (c->view == VIEW_DIAGNOSE_F || c->view == VIEW_DIAGNOSE_P)
 		return run_diagnose(c);
 	if (c->format && parse_fields(c->format, &list))
 		return EXIT_FAILURE;
@@ -126,6 +158,7 @@ static int load_and_print(const struct cli *c, struct share_set *s)
 		bar_view(stdout, s);
 		break;
 	case VIEW_DIAGNOSE_F: /* printed by run_diagnose(), not here */
+	case VIEW_DIAGNOSE_P:
 		break;
 	case VIEW_TABLE:
 		if (!c->format &&

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # sshare-ext: the sshare-compatible client (sshare-ext(1)).  Linked with
 # libtreeshare for every number it computes and with libslurm (Debian's,
-# or SLURM_PREFIX's) for the shares RPC.  Only shares_rpc.c and
-# clusters.c (-M) see Slurm's
+# or SLURM_PREFIX's) for the shares RPC.  Only shares_rpc.c, clusters.c
+# (-M), cred_names.c and job_fs_view.c (--diagnose-f/-p online) see Slurm's
 # internal headers (the message structs; plugins/slurm_compat.h), from the
 # configured source in $(SLURM_SRC).
 SSHARE_EXT_SRCS := $(filter-out sshare-ext/ts_replay.c,$(wildcard sshare-ext/*.c))
@@ -12,7 +12,9 @@ SSHARE_EXT_BIN := $(BUILD)/bin/sshare-ext
 
 all: $(SSHARE_EXT_BIN)
 
-$(BUILD)/obj/sshare-ext/shares_rpc.o $(BUILD)/obj/sshare-ext/clusters.o: \
+$(BUILD)/obj/sshare-ext/shares_rpc.o $(BUILD)/obj/sshare-ext/clusters.o \
+	$(BUILD)/obj/sshare-ext/cred_names.o \
+	$(BUILD)/obj/sshare-ext/job_fs_view.o: \
 	SSHARE_EXT_RPC_CFLAGS := -iquote . -I$(SLURM_SRC)
 
 $(BUILD)/obj/sshare-ext/%.o: sshare-ext/%.c $(wildcard sshare-ext/*.h src/*.h)

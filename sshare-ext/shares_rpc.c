@@ -465,3 +465,59 @@ out:
 		slurm_free_shares_response_msg(all);
 	return rc;
 }
+
+/* A formula is not ours to evaluate here: every name is a variable. */
+static long formula_name(void *arg, const char *name, size_t len)
+{
+	(void)arg;
+	return name && len ? 0 : -1;
+}
+
+int shares_rpc_diagnose_conf(struct diagnose_conf *d, char *msg, size_t len)
+{
+	struct ts_formula_vars vars = { .resolve = formula_name };
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_settings set;
+	slurm_conf_t *conf = NULL;
+	int rc = 0, k;
+
+	memset(d, 0, sizeof(*d));
+	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS) {
+		snprintf(msg, len,
+			 "cannot get the configuration from slurmctld: %s",
+			 slurm_strerror(errno));
+		return -1;
+	}
+	if (ts_settings_parse(conf->priority_params, &vars, NULL, &set, &err)) {
+		snprintf(msg, len, "PriorityParameters: %s", err.msg);
+		rc = -1;
+	} else {
+		d->targets = set.fs_targets ? strdup(set.fs_targets) : NULL;
+		d->ratio = set.fs_ratio;
+		d->fs_weight = (double)set.fs_weight;
+		for (k = 0; k < TS_CRED_N; k++)
+			d->cred_weight[k] = (double)set.cred_weight[k];
+		ts_settings_free(&set);
+	}
+	if (!rc && (!conf->state_save_location ||
+		    asprintf(&d->state, "%s/treeshare_state",
+			     conf->state_save_location) < 0)) {
+		snprintf(msg, len, "%s", "slurmctld has no StateSaveLocation");
+		d->state = NULL;
+		rc = -1;
+	}
+	if (!rc && conf->cluster_name)
+		d->cluster = strdup(conf->cluster_name);
+	ts_free_ctl_conf(conf);
+	if (rc)
+		shares_rpc_diagnose_conf_free(d);
+	return rc;
+}
+
+void shares_rpc_diagnose_conf_free(struct diagnose_conf *d)
+{
+	free(d->state);
+	free(d->targets);
+	free(d->cluster);
+	memset(d, 0, sizeof(*d));
+}

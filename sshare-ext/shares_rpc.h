@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "cli.h"
+#include "credential.h"
 #include "share_set.h"
 
 /*
@@ -33,5 +34,24 @@ int shares_rpc_setup(int verbose, char *msg, size_t len);
  */
 int shares_rpc_load(struct share_set *s, const struct cli *c, int need_tree,
 		    char *msg, size_t len);
+
+/* What --diagnose-f online reads of the controller's configuration. */
+struct diagnose_conf {
+	char *state;	  /* StateSaveLocation/treeshare_state */
+	char *targets;	  /* PriorityParameters' fs_targets=, or NULL */
+	int ratio;	  /* its fs_policy=ratio */
+	char *cluster;	  /* ClusterName */
+	double fs_weight; /* fs_weight= (FSWEIGHT) */
+	double cred_weight[TS_CRED_N]; /* fs_user_weight= .. */
+};
+
+/*
+ * shares_rpc_diagnose_conf() - *d from slurmctld's configuration
+ * (slurm_load_ctl_conf(); shares_rpc_setup() first).  RET 0, or -1 with
+ * msg (PriorityParameters that do not parse are named).  Free with
+ * shares_rpc_diagnose_conf_free().
+ */
+int shares_rpc_diagnose_conf(struct diagnose_conf *d, char *msg, size_t len);
+void shares_rpc_diagnose_conf_free(struct diagnose_conf *d);
 
 #endif /* SSHARE_EXT_SHARES_RPC_H */

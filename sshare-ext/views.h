@@ -7,7 +7,8 @@
  *   bar_view.c    the tree, one bar per entity: usage against target
  * and the one that prints no share_set:
  *   diagnose_view.c  Maui's diagnose -f: usage per credential, from a
- *                 treeshare_state file
+ *                 treeshare_state file (the controller's, online)
+ *   job_fs_view.c    Maui's diagnose -p: pending jobs' fair share
  */
 #ifndef SSHARE_EXT_VIEWS_H
 #define SSHARE_EXT_VIEWS_H
@@ -33,10 +34,35 @@ void bar_view(FILE *f, const struct share_set *s);
 /*
  * diagnose_view() - the usage per credential in the treeshare_state file
  * state (else its .prev, said in the first line), targets from tg (may
- * be NULL) under policy.  RET 0, or -1 with msg naming the file and the
+ * be NULL) under policy, accounts, QOS and partitions named by names
+ * (NULL: numbers).  RET 0, or -1 with msg naming the file and the
  * defect, or saying the file keeps no usage per credential.
  */
+struct cred_names;
+struct ts_cred_usage;
 int diagnose_view(FILE *f, const char *state, const struct ts_targets *tg,
-		  enum ts_fs_policy policy, char *msg, size_t len);
+		  enum ts_fs_policy policy, const struct cred_names *names,
+		  char *msg, size_t len);
+
+/*
+ * diagnose_usage_load() - the usage per credential of the
+ * treeshare_state file state (else its .prev) into *cu (free with
+ * ts_cred_usage_free()), and the view's first line(s) into first:
+ * "Usage per credential saved at TIME", after the defect when the .prev
+ * was read.  RET 0, or -1 with msg (diagnose_view()'s).
+ */
+int diagnose_usage_load(const char *state, struct ts_cred_usage *cu,
+			char *first, size_t first_len, char *msg, size_t len);
+
+/*
+ * job_fs_view() - Maui's diagnose -p (job_fs_view.c): each pending job
+ * of the controller, in each of its partitions, with its credentials'
+ * deltas against the usage in state and the targets tg under policy,
+ * weighted fs_weight and weight[] (FS<TYPE>WEIGHT), as priority/treeshare
+ * computes them.  RET 0, or -1 with msg.
+ */
+int job_fs_view(FILE *f, const char *state, const struct ts_targets *tg,
+		enum ts_fs_policy policy, const struct cred_names *names,
+		double fs_weight, const double weight[], char *msg, size_t len);
 
 #endif /* SSHARE_EXT_VIEWS_H */

@@ -17,6 +17,13 @@
 #     credentials with a target), sum being Maui's weighted sum of
 #     deltas, computed here from sacct's CPU-seconds of each job and the
 #     credentials it had (user, Unix group, account, QOS, partition);
+#     sshare-ext --diagnose-f online (the controller's state, targets
+#     and names) shows each credential's share as sacct's CPU-seconds
+#     give it (bob, cathy, suzy; group1, group2; normal; lab), the
+#     targets with Maui's suffixes, and each type's rows sum to 100 % of
+#     every window with usage;
+#     sshare-ext --diagnose-p gives each pending job the same factor and
+#     Maui's component (100 x sum), computed here;
 #  3. formula="maui_fs+1000000" at a restart: each pending job's
 #     priority is 1000000 + 100 x sum, Maui's component, truncated;
 #  4. a second QOS, lowq, with "qos lowq fscap=0%" (caps at once): bob's
@@ -118,6 +125,84 @@ cred_expect()
 		f = wsum > 0 ? 0.5 + sum / (200 * wsum) : 0.5
 		printf "%.9f %.9f\n", f, sum
 	}' "$1" "$2"
+}
+
+# cred_view_check USAGE VIEW - the --diagnose-f view VIEW against the
+# usage rows: each credential's "%" as sacct's CPU-seconds give it
+# (within 0.01), the targets file's targets with their suffixes, and
+# every type's rows summing to 100 in each window with usage.  Prints
+# what differs; RET 0 when nothing does.
+cred_view_check()
+{
+	awk -F'|' -v view="$2" -v targets="$CRED_FILE" '
+	function pct(v) { return sprintf("%.2f", 100 * v / total) }
+	FILENAME == targets {
+		split($0, w, " ")
+		if (w[1] == "#" || w[1] == "" || w[3] ~ /^fscap/) next
+		n = w[2]; if (w[1] == "user") sub(/@\*$/, "", n)
+		t = w[3]; sfx = ""
+		if (t ~ /[-+]$/) { sfx = substr(t, length(t)); t = substr(t, 1, length(t) - 1) }
+		want_t[toupper(w[1]) " " n] = sprintf("%.2f%s", t, sfx)
+		next
+	}
+	FILENAME != view {
+		total += $6
+		u["USER " $1] += $6; u["GROUP " $2] += $6; u["ACCOUNT " $3] += $6
+		u["QOS " $4] += $6; u["CLASS " $5] += $6
+		next
+	}
+	/^(USER|GROUP|ACCOUNT|QOS|CLASS)$/ { type = $0; next }
+	{ nf = split($0, f, " ") }
+	/^TotalUsage/ { for (k = 4; k <= nf; k++) tot[k] = f[k]; next }
+	type != "" && nf >= 4 && $0 !~ /^-/ {
+		key = type " " f[1]
+		got_p[key] = f[2]; got_t[key] = f[3]
+		for (k = 4; k <= nf; k++) sum[type " " k] += f[k]
+	}
+	END {
+		for (key in u)
+			if (got_p[key] == "" || got_p[key] - pct(u[key]) > 0.01 ||
+			    pct(u[key]) - got_p[key] > 0.01)
+				printf "%s: %% %s, sacct gives %s\n", key, got_p[key], pct(u[key])
+		for (key in want_t)
+			if (key in got_p && got_t[key] != want_t[key])
+				printf "%s: target %s, the file says %s\n", key, got_t[key], want_t[key]
+		for (key in sum) {
+			split(key, kk, " ")
+			if (tot[kk[2]] > 0 && (sum[key] < 99.95 || sum[key] > 100.05))
+				printf "%s: window %d rows sum to %.2f\n", kk[1], kk[2] - 4, sum[key]
+		}
+	}' "$CRED_FILE" "$1" "$2"
+}
+
+# cred_view_ok USAGE - sshare-ext --diagnose-f online into $CRED_VIEW
+# passes cred_view_check and names a user, an account, a QOS and a
+# partition.
+cred_view_ok()
+{
+	"$TS_TOP/build/bin/sshare-ext" --diagnose-f >"$CRED_VIEW" \
+		2>"$TS_CLUSTER_DIR/snap/cred-view.err" &&
+		[ -z "$(cred_view_check "$1" "$CRED_VIEW")" ] &&
+		grep -q '^bob ' "$CRED_VIEW" && grep -q '^group1 ' "$CRED_VIEW" &&
+		grep -q '^normal ' "$CRED_VIEW" && grep -q '^lab ' "$CRED_VIEW"
+}
+
+# cred_jobs_view_ok USAGE JOBID... - sshare-ext --diagnose-p's line of
+# each job has cred_expect's factor (to 1e-6) and 100 x its sum as the
+# component (to 0.01).  CRED_MISMATCH says which had not.
+cred_jobs_view_ok()
+{
+	local view=$TS_CLUSTER_DIR/snap/cred.pview j want got
+	CRED_MISMATCH=""
+	"$TS_TOP/build/bin/sshare-ext" --diagnose-p >"$view" || return 1
+	for j in "${@:2}"; do
+		want=$(cred_expect "$CRED_FILE" "$1" "$(cred_job_creds "$j")" \
+			"$CRED_WEIGHTS" | awk '{ printf "%.6f %.2f", $1, 100 * $2 }')
+		got=$(awk -v j="$j" '$1 == j { printf "%.6f %.2f", $6, $5; exit }' "$view")
+		[ "$got" = "$want" ] ||
+			CRED_MISMATCH+="job $j: --diagnose-p '$got', expected factor and component '$want'"$'\n'
+	done
+	[ -z "$CRED_MISMATCH" ]
 }
 
 # cred_job_creds JOBID - "user|group|account|qos|partition" of a job.
@@ -264,6 +349,25 @@ EOF
 		not_ok "$P: credentials: sprio's FAIRSHARE of every user's pending job is the documented mapping of Maui's weighted sum" \
 			"$CRED_MISMATCH" "usage: $(cat "$usage")" "$(cat "$snap/cred-2.err")" \
 			"$(grep 'fair share per credential' "$CRED_LOG" | tail -n 3)"
+	fi
+
+	# --- 2b. Maui's diagnose -f, online ---------------------------------
+	CRED_VIEW=$snap/cred.view
+	if wait_for 90 "the committed state to show the usage" \
+		cred_view_ok "$usage" 2>"$snap/cred-view.wait"; then
+		ok "$P: credentials: sshare-ext --diagnose-f online names users, groups, accounts, QOS and partitions, gives each its share as sacct's CPU-seconds do, the targets with Maui's suffixes, and each type's rows sum to 100 in every window"
+	else
+		not_ok "$P: credentials: sshare-ext --diagnose-f online shows the credentials' usage, named, as sacct gives it" \
+			"$(cat "$snap/cred-view.wait")" "$(cred_view_check "$usage" "$CRED_VIEW")" \
+			"$(cat "$snap/cred-view.err")" "$(cat "$CRED_VIEW")"
+	fi
+
+	# --- 2c. Maui's diagnose -p -----------------------------------------
+	if cred_jobs_view_ok "$usage" "${pend[@]}" 2>"$snap/cred-p.err"; then
+		ok "$P: credentials: sshare-ext --diagnose-p gives each pending job the FS deltas, Maui's component (100 x sum) and the FairShare computed here"
+	else
+		not_ok "$P: credentials: sshare-ext --diagnose-p gives each pending job Maui's component and FairShare" \
+			"$CRED_MISMATCH" "$(cat "$snap/cred-p.err")" "$(cat "$snap/cred.pview")"
 	fi
 
 	# --- 3. Maui's component through the formula ------------------------
