@@ -35,6 +35,21 @@ static const struct ts_targets *names_of;
 
 /* Guarded by assoc_mgr's association lock (cred_table.h). */
 static struct ts_cred_shares table = TS_CRED_SHARES_INIT;
+
+/*
+ * The partitions' class ids as of the last update, so that a job's class
+ * is not a hash of its partition's name each time; valid while
+ * slurmctld's last_part_update is stamp (a record freed since could have
+ * a new one at its address).  Guarded like the table.
+ */
+struct part_class {
+	const part_record_t *part;
+	uint32_t id;
+};
+static struct part_class *parts;
+static size_t n_parts;
+static time_t parts_stamp;
+static bool parts_valid;
 /* table.n_capped as published, for lock-free fast paths */
 static size_t n_capped;
 
@@ -252,14 +267,77 @@ static void take_table(const struct priority_conf *c)
 	/* clang-format on */
 }
 
+/* A growing array of partitions' class ids (list_for_each_ro()). */
+struct part_walk {
+	struct part_class *v;
+	size_t n, cap;
+	bool failed;
+};
+
+static int note_part(void *x, void *arg)
+{
+	const part_record_t *part = x;
+	struct part_walk *w = arg;
+	struct part_class *grown;
+
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 16;
+		if (!(grown = realloc(w->v, w->cap * sizeof(*grown)))) {
+			w->failed = true;
+			return -1;
+		}
+		w->v = grown;
+	}
+	w->v[w->n].part = part;
+	w->v[w->n++].id = ts_cred_class_id(part->name);
+	return 0;
+}
+
+/* Every partition's class id, under the partition read lock. */
+static bool walk_parts(struct part_walk *w, time_t *stamp)
+{
+	slurmctld_lock_t part_read = { .part = READ_LOCK };
+
+	if (!&part_list || !&last_part_update || !ctld_present())
+		return false;
+	lock_slurmctld(part_read);
+	*stamp = last_part_update;
+	if (part_list)
+		(void)list_for_each_ro(part_list, note_part, w);
+	unlock_slurmctld(part_read);
+	return !w->failed;
+}
+
 void cred_table_update(const struct priority_conf *c)
 {
 	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK };
+	struct part_walk w = { 0 };
+	time_t stamp = 0;
+	bool walked = c->cred_usage && walk_parts(&w, &stamp);
 
 	resolve_names(c);
 	assoc_mgr_lock(&write);
 	take_table(c);
+	free(parts);
+	parts = walked ? w.v : NULL;
+	n_parts = walked ? w.n : 0;
+	parts_stamp = stamp;
+	parts_valid = walked;
 	assoc_mgr_unlock(&write);
+	if (!walked)
+		free(w.v);
+}
+
+/* The class id of part: from the last update's, else its name's hash. */
+static uint32_t class_of(const part_record_t *part)
+{
+	size_t i;
+
+	if (parts_valid && last_part_update == parts_stamp)
+		for (i = 0; i < n_parts; i++)
+			if (parts[i].part == part)
+				return parts[i].id;
+	return ts_cred_class_id(part->name);
 }
 
 void cred_table_job(const struct priority_conf *c, const job_record_t *job,
@@ -267,7 +345,12 @@ void cred_table_job(const struct priority_conf *c, const job_record_t *job,
 {
 	struct ts_cred_ids ids;
 
-	cred_ids_of_job_in(job, part, &ids);
+	if (!part)
+		part = job->part_ptr;
+	if (part)
+		cred_ids_of_job_class(job, class_of(part), &ids);
+	else
+		cred_ids_of_job(job, &ids);
 	ts_cred_shares_job(&table, ids.id, c->cred_weight, c->fs_weight,
 			   c->fs_policy, out);
 }
@@ -296,6 +379,10 @@ bool cred_table_capped(void)
 void cred_table_fini(void)
 {
 	ts_cred_shares_free(&table);
+	free(parts);
+	parts = NULL;
+	n_parts = 0;
+	parts_valid = false;
 	__atomic_store_n(&n_capped, 0, __ATOMIC_RELAXED);
 	free(names);
 	names = NULL;

@@ -14,24 +14,24 @@ static uint32_t account_id(const slurmdb_assoc_rec_t *assoc)
 	return assoc->id;
 }
 
-void cred_ids_of_job(const void *job, struct ts_cred_ids *ids)
+void cred_ids_of_job(const void *job_ptr, struct ts_cred_ids *ids)
 {
-	cred_ids_of_job_in(job, NULL, ids);
+	const job_record_t *job = job_ptr;
+	/* part_ptr is where it runs; partition lists all it was sent to */
+	const char *part = job->part_ptr ? job->part_ptr->name : job->partition;
+
+	cred_ids_of_job_class(job, ts_cred_class_id(part), ids);
 }
 
-void cred_ids_of_job_in(const job_record_t *job, const part_record_t *in,
-			struct ts_cred_ids *ids)
+void cred_ids_of_job_class(const job_record_t *job, uint32_t class_id,
+			   struct ts_cred_ids *ids)
 {
-	/* part_ptr is where it runs; partition lists all it was sent to */
-	const part_record_t *part = in ? in : job->part_ptr;
-
 	ids->id[TS_CRED_USER] = job->user_id;
 	ids->id[TS_CRED_GROUP] = job->group_id;
 	ids->id[TS_CRED_ACCOUNT] = account_id(job->assoc_ptr);
 	ids->id[TS_CRED_QOS] =
 		job->qos_ptr ? job->qos_ptr->id : TS_CRED_ID_NONE;
-	ids->id[TS_CRED_CLASS] =
-		ts_cred_class_id(part ? part->name : job->partition);
+	ids->id[TS_CRED_CLASS] = class_id;
 }
 
 void cred_ids_of_ended(const slurmdb_job_rec_t *job,

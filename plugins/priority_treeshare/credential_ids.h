@@ -28,12 +28,12 @@
 void cred_ids_of_job(const void *job, struct ts_cred_ids *ids);
 
 /*
- * cred_ids_of_job_in() - the same with the class of partition part
- * (NULL: the job's, as above): a job pending in several partitions is
- * in each one's class.
+ * cred_ids_of_job_class() - the same with class id class_id (the
+ * partition's ts_cred_class_id(), known to the caller): a job pending in
+ * several partitions is in each one's class.
  */
-void cred_ids_of_job_in(const job_record_t *job, const part_record_t *part,
-			struct ts_cred_ids *ids);
+void cred_ids_of_job_class(const job_record_t *job, uint32_t class_id,
+			   struct ts_cred_ids *ids);
 
 /*
  * cred_ids_of_ended() - the credentials of an ended job as slurmdbd

@@ -313,7 +313,6 @@ void cycle_initial_priorities(const struct priority_conf *c)
 	double decay;
 
 	cycle_usage_clock(&ran, &decay);
-	cred_table_update(c);
 	lock_slurmctld(job_write);
 	job_pass(PASS_CHARGE_AND_PRIORITISE, c, ran, now, decay);
 	unlock_slurmctld(job_write);

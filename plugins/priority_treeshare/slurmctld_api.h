@@ -43,6 +43,7 @@
 #pragma weak job_list
 #pragma weak last_job_update
 #pragma weak last_part_update
+#pragma weak part_list
 #pragma weak lock_slurmctld
 #pragma weak lock_state_files
 #pragma weak queue_job_scheduler
