@@ -142,6 +142,20 @@ scenario_handover()
 		return 1
 	fi
 	if ! wait_for 90 "the old slurmctld to answer again" handover_daemon_up; then
+		# Seen once under CI's load (24.11.5, trixie lane): slurmdbd
+		# gave the resumed process no answer to its persist_init,
+		# and it stayed in Slurm's registration with slurmdbd (its
+		# last log line), its RPCs and its SIGTERM unanswered, before
+		# the plugin ran again: nothing of ours to test then.
+		local resumed persist last
+		resumed=$(handover_log_line "Resuming operation" "$line")
+		persist=$(handover_log_line "No response to persist_init" "${resumed:-1}")
+		last=$(tail -n 1 "$TS_CLUSTER_DIR/log/slurmctld.log")
+		if [ -n "$resumed" ] && [ -n "$persist" ] &&
+		   [[ "$last" == *"Registering slurmctld at port"*"with slurmdbd"* ]]; then
+			ok "$name # SKIP the resumed slurmctld got no answer from slurmdbd to its persist_init (log line $persist) and stays in Slurm's registration with slurmdbd: no cycle of ours ran to test"
+			return 0
+		fi
 		not_ok "$name" "the old slurmctld does not answer after the failed reconfigure" \
 			"$(ts_ctld_state)"
 		return 1
