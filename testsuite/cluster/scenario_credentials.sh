@@ -319,13 +319,16 @@ EOF
 	CRED_FS_WEIGHT=$(scontrol show config |
 		awk 'tolower($1) == "priorityweightfairshare" { print $3 }')
 	line=$(wc -l <"$CRED_LOG")
+	# awk reads the whole log: "tail | grep -q" fails under pipefail
+	# when grep stops first and tail, still writing, gets SIGPIPE
 	if cred_restart "$CRED_PARAMS" 2>"$snap/cred-1.err" &&
-	   tail -n "+$((line + 1))" "$CRED_LOG" |
-		grep -q 'usage per credential (user, group, account, qos, class) kept in the usage windows'; then
+	   awk -v from="$line" 'NR > from && /usage per credential \(user, group, account, qos, class\) kept in the usage windows/ { found = 1 }
+		END { exit !found }' "$CRED_LOG"; then
 		ok "$P: credentials: with usage_window= and fs_*_weight slurmctld keeps usage per credential and takes the table of credentials each cycle (${WAITED}s after a restart)"
 	else
 		not_ok "$P: credentials: with usage_window= and fs_*_weight slurmctld keeps usage per credential and takes the table of credentials each cycle" \
-			"$(cat "$snap/cred-1.err")" "$(tail -n "+$((line + 1))" "$CRED_LOG" | grep -i 'credential\|error' | tail -n 10)"
+			"$(cat "$snap/cred-1.err")" "$(tail -n 5 "$snap/cred-restart.out" 2>/dev/null)" \
+			"$(tail -n "+$((line + 1))" "$CRED_LOG" | grep -i 'credential\|error' | tail -n 10)"
 		return 1
 	fi
 
