@@ -2,7 +2,11 @@
 /*
  * credential.c - the names of Maui's credential types (see credential.h).
  */
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "credential.h"
@@ -29,4 +33,43 @@ uint32_t ts_cred_class_id(const char *partition)
 	h = ts_fnv1a(TS_FNV1A_BASIS, partition, strlen(partition));
 	id = (uint32_t)(h ^ (h >> 32));
 	return id == UINT32_MAX ? UINT32_MAX - 1 : id;
+}
+
+/* A name of digits alone, as a number below UINT32_MAX; else UINT32_MAX. */
+static uint32_t digits_id(const char *name)
+{
+	unsigned long v;
+	char *end;
+
+	if (*name < '0' || *name > '9')
+		return UINT32_MAX;
+	errno = 0;
+	v = strtoul(name, &end, 10);
+	if (errno || *end || v >= UINT32_MAX)
+		return UINT32_MAX;
+	return (uint32_t)v;
+}
+
+uint32_t ts_cred_system_id(enum ts_cred c, const char *name)
+{
+	char buf[16384];
+
+	if (!name || !*name)
+		return UINT32_MAX;
+	if (c == TS_CRED_USER) {
+		struct passwd pw, *found = NULL;
+
+		if (!getpwnam_r(name, &pw, buf, sizeof(buf), &found) && found)
+			return (uint32_t)found->pw_uid;
+	} else if (c == TS_CRED_GROUP) {
+		struct group gr, *found = NULL;
+
+		if (!getgrnam_r(name, &gr, buf, sizeof(buf), &found) && found)
+			return (uint32_t)found->gr_gid;
+	} else if (c == TS_CRED_CLASS) {
+		return ts_cred_class_id(name);
+	} else {
+		return UINT32_MAX;
+	}
+	return digits_id(name);
 }

@@ -35,4 +35,14 @@ const char *ts_cred_name(enum ts_cred c);
  */
 uint32_t ts_cred_class_id(const char *partition);
 
+/*
+ * ts_cred_system_id() - the id of a user, group or class named in a
+ * file (targets, a Maui history): a user's uid and a group's gid from the
+ * system's databases (getpwnam_r, getgrnam_r), else a name of digits
+ * alone as the id itself; a class by ts_cred_class_id().  UINT32_MAX
+ * (TS_CRED_ID_NONE) when not found, and for accounts and QOS, which the
+ * caller looks up in Slurm's own tables.  Thread-safe.
+ */
+uint32_t ts_cred_system_id(enum ts_cred c, const char *name);
+
 #endif /* TS_CREDENTIAL_H */

@@ -118,7 +118,8 @@ static int set_usage_decay(struct ctx *c)
 	return TS_OK;
 }
 
-static int set_fs_targets(struct ctx *c)
+/* An absolute path into *to (fs_targets=, fs_import=). */
+static int set_path_value(struct ctx *c, char **to)
 {
 	const char *v = c->p->value;
 
@@ -127,10 +128,21 @@ static int set_fs_targets(struct ctx *c)
 	if (strlen(v) >= 4096)
 		return bad_value(c, TS_ERANGE,
 				 "path longer than 4095 characters");
-	c->s->fs_targets = strdup(v);
-	if (!c->s->fs_targets)
+	free(*to);
+	*to = strdup(v);
+	if (!*to)
 		return ts_error_set(c->err, TS_ENOMEM, -1, "out of memory");
 	return TS_OK;
+}
+
+static int set_fs_targets(struct ctx *c)
+{
+	return set_path_value(c, &c->s->fs_targets);
+}
+
+static int set_fs_import(struct ctx *c)
+{
+	return set_path_value(c, &c->s->fs_import);
 }
 
 static int set_fs_policy(struct ctx *c)
@@ -248,6 +260,7 @@ static const struct key {
 	{ "fs_account_weight", TS_SET_FS_CRED_WEIGHT, set_cred_weight },
 	{ "fs_qos_weight", TS_SET_FS_CRED_WEIGHT, set_cred_weight },
 	{ "fs_class_weight", TS_SET_FS_CRED_WEIGHT, set_cred_weight },
+	{ "fs_import", TS_SET_FS_IMPORT, set_fs_import },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -287,6 +300,7 @@ void ts_settings_init(struct ts_settings *s)
 void ts_settings_free(struct ts_settings *s)
 {
 	free(s->fs_targets);
+	free(s->fs_import);
 	free(s->formula_text);
 	ts_formula_free(s->formula);
 	ts_settings_init(s);
@@ -315,7 +329,7 @@ int ts_settings_parse(const char *text, const struct ts_formula_vars *vars,
 			rc = ts_error_set(
 				err, TS_EKEY, c.p->key_col,
 				TS_QUOTE_FMT
-				" (column %ld): unknown key; known keys are fairshare, usage_window, usage_depth, usage_decay, fs_targets, fs_policy, formula, usage_metric, fs_weight, fs_user_weight, fs_group_weight, fs_account_weight, fs_qos_weight and fs_class_weight",
+				" (column %ld): unknown key; known keys are fairshare, usage_window, usage_depth, usage_decay, fs_targets, fs_policy, formula, usage_metric, fs_weight, fs_user_weight, fs_group_weight, fs_account_weight, fs_qos_weight, fs_class_weight and fs_import",
 				TS_QUOTE(c.p->key), c.p->key_col);
 		} else if (!c.p->value[0]) {
 			rc = bad_value(&c, TS_EINVAL, "empty value");
@@ -329,6 +343,9 @@ int ts_settings_parse(const char *text, const struct ts_formula_vars *vars,
 			   "usage_window", err);
 	if (!rc)
 		rc = needs(&list, s.given, "usage_decay", TS_SET_USAGE_WINDOW,
+			   "usage_window", err);
+	if (!rc)
+		rc = needs(&list, s.given, "fs_import", TS_SET_USAGE_WINDOW,
 			   "usage_window", err);
 	if (!rc)
 		rc = needs(&list, s.given, "fs_policy", TS_SET_FS_TARGETS,
@@ -485,6 +502,11 @@ int ts_settings_render(const struct ts_settings *s, char *buf, size_t size)
 			snprintf(v, sizeof(v), "%ld", s->cred_weight[k]);
 			append_text(&o, v);
 		}
+	}
+	if (s->given & TS_SET_FS_IMPORT) {
+		put_key(&o, "fs_import");
+		at = tail(&o, &room);
+		o.len += (size_t)ts_params_quote(s->fs_import, at, room);
 	}
 	return (int)o.len;
 }

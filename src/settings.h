@@ -18,6 +18,10 @@
  *                            Maui's FSUSERWEIGHT .. FSCLASSWEIGHT,
  *                            default 0                    need fs_targets
  *                            (N: whole numbers, -1000000 .. 1000000)
+ *   fs_import=DIR            absolute path of a Maui or Moab statistics
+ *                            directory whose FS.<EPOCH> files start the
+ *                            usage per credential (maui_fs_history.h)
+ *                                                         needs usage_window
  *
  * Names (keys and the words of fairshare= and fs_policy=) are matched
  * without regard to case.  Every error names the key, the bad value and
@@ -57,6 +61,7 @@ enum ts_settings_key {
 	TS_SET_USAGE_METRIC = 1u << 7,
 	TS_SET_FS_WEIGHT = 1u << 8,
 	TS_SET_FS_CRED_WEIGHT = 1u << 9, /* any of fs_user_weight .. */
+	TS_SET_FS_IMPORT = 1u << 10,
 };
 
 struct ts_settings {
@@ -72,6 +77,7 @@ struct ts_settings {
 	bool consumed;	/* usage_metric=consumed: CPU time used, not held */
 	long fs_weight; /* Maui's FSWEIGHT */
 	long cred_weight[TS_CRED_N]; /* FS<TYPE>WEIGHT, by enum ts_cred */
+	char *fs_import;	     /* absolute path, or NULL */
 };
 
 /* ts_settings_init() - the defaults: no key given. */
@@ -130,7 +136,7 @@ enum ts_fs_algo ts_settings_algo(const struct ts_settings *s, bool fair_tree,
  * logs and "scontrol show config": the keys given, in the order of the
  * table above, lower case, durations as [D-]HH:MM:SS, numbers shortest,
  * the formula in canonical form (ts_formula_print()) in double quotes,
- * usage_metric last, then the weights;
+ * usage_metric, then the weights, then fs_import;
  * usage_depth and usage_decay are shown whenever usage_window is,
  * fs_policy whenever fs_targets is, and fs_weight and the five
  * fs_*_weight whenever one of them is, with their defaults if not given.

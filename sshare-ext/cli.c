@@ -37,6 +37,7 @@ enum {
 	OPT_DIAGNOSE_P,
 	OPT_STATE,
 	OPT_FS_POLICY,
+	OPT_EXPORT_MAUI,
 };
 
 static const struct option long_options[] = {
@@ -69,6 +70,7 @@ static const struct option long_options[] = {
 	{ "diagnose-p", no_argument, 0, OPT_DIAGNOSE_P },
 	{ "state", required_argument, 0, OPT_STATE },
 	{ "fs-policy", required_argument, 0, OPT_FS_POLICY },
+	{ "export-maui", required_argument, 0, OPT_EXPORT_MAUI },
 	{ 0, 0, 0, 0 }
 };
 
@@ -120,8 +122,10 @@ Usage:  sshare-ext [OPTION]\n\
           --diagnose-f     Maui's diagnose -f: usage per credential, per window\n\
           --diagnose-p     Maui's diagnose -p: fair share of each pending job\n\
                            per credential (online)\n\
-          --state=FILE     with --diagnose-f/-p: a treeshare_state file\n\
-                           (default: the controller's, its targets and names)\n\
+          --export-maui=DIR    the usage per credential as Maui's FS.<EPOCH>\n\
+                           window files in DIR (for Maui, Moab, fs_import=)\n\
+          --state=FILE     with --diagnose-f/-p, --export-maui: a treeshare_state\n\
+                           file (default: the controller's, its targets and names)\n\
           --fs-policy=P    with --diagnose-f/-p: difference (default) or ratio\n\
 \n\
 Extended columns: TreeUsage Perc PBSFactor Rank ClassicFS DOFS FairTreeFS\n\
@@ -431,6 +435,11 @@ enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 			free(c->state);
 			c->state = strdup(optarg);
 			break;
+		case OPT_EXPORT_MAUI:
+			free(c->export_dir);
+			c->export_dir = strdup(optarg);
+			c->view = VIEW_EXPORT_MAUI;
+			break;
 		case OPT_FS_POLICY:
 			c->fs_policy_set = 1;
 			if (!strcmp(optarg, "difference"))
@@ -459,10 +468,11 @@ enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 			"%s",
 			"-M asks slurmdbd for clusters; --input reads a file: give one of them");
 	if (rc == CLI_RUN && c->view != VIEW_DIAGNOSE_F &&
-	    c->view != VIEW_DIAGNOSE_P && c->state)
+	    c->view != VIEW_DIAGNOSE_P && c->view != VIEW_EXPORT_MAUI &&
+	    c->state)
 		rc = die(
 			"%s",
-			"--state applies to --diagnose-f and --diagnose-p only");
+			"--state applies to --diagnose-f, --diagnose-p and --export-maui only");
 	if (rc == CLI_RUN && !c->input && c->n_what_ifs)
 		rc = die(
 			"%s",
@@ -481,6 +491,7 @@ void cli_free(struct cli *c)
 	free(c->input);
 	free(c->targets);
 	free(c->state);
+	free(c->export_dir);
 	free(c->clusters);
 	for (i = 0; i < c->n_what_ifs; i++) {
 		free(c->what_ifs[i].name);

@@ -13,12 +13,13 @@
 #include "targets.h"
 
 enum view {
-	VIEW_TABLE,	 /* sshare's table */
-	VIEW_PATH,	 /* -g ENTITY, pbsfs -g */
-	VIEW_JSON,	 /* --json */
-	VIEW_TREE,	 /* --tree */
-	VIEW_DIAGNOSE_F, /* --diagnose-f: Maui's usage per credential */
-	VIEW_DIAGNOSE_P, /* --diagnose-p: Maui's fair share of pending jobs */
+	VIEW_TABLE,	  /* sshare's table */
+	VIEW_PATH,	  /* -g ENTITY, pbsfs -g */
+	VIEW_JSON,	  /* --json */
+	VIEW_TREE,	  /* --tree */
+	VIEW_DIAGNOSE_F,  /* --diagnose-f: Maui's usage per credential */
+	VIEW_DIAGNOSE_P,  /* --diagnose-p: Maui's fair share of pending jobs */
+	VIEW_EXPORT_MAUI, /* --export-maui=DIR: Maui's FS.<EPOCH> files */
 };
 
 /* One --set or --usage, applied in command-line order. */
@@ -49,6 +50,7 @@ struct cli {
 	char *input;   /* --input FILE */
 	char *targets; /* --targets FILE: fscap= columns */
 	char *state;   /* --state FILE: a treeshare_state (--diagnose-f, -p) */
+	char *export_dir;	     /* --export-maui=DIR */
 	enum ts_fs_policy fs_policy; /* --fs-policy (--diagnose-f) */
 	int fs_policy_set;	     /* --fs-policy given */
 	int algo_set;		     /* --algo given */

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,4 +191,27 @@ void cred_names_free(struct cred_names *n)
 		free(n->e[c]);
 	}
 	free(n);
+}
+
+const char *cred_names_text(const struct cred_names *n, enum ts_cred c,
+			    uint32_t id, char *buf, size_t len)
+{
+	const char *known = cred_names_get(n, c, id);
+	struct passwd *pw;
+	struct group *gr;
+
+	if (id == TS_CRED_ID_NONE) {
+		snprintf(buf, len, "[NONE]");
+	} else if (known) {
+		snprintf(buf, len, "%s", known);
+	} else if (c == TS_CRED_USER && (pw = getpwuid((uid_t)id))) {
+		snprintf(buf, len, "%s", pw->pw_name);
+	} else if (c == TS_CRED_GROUP && (gr = getgrgid((gid_t)id))) {
+		snprintf(buf, len, "%s", gr->gr_name);
+	} else if (c == TS_CRED_CLASS) {
+		snprintf(buf, len, "#%08x", (unsigned)id); /* a name's hash */
+	} else {
+		snprintf(buf, len, "%u", (unsigned)id);
+	}
+	return buf;
 }

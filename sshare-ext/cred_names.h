@@ -41,6 +41,15 @@ const char *cred_names_get(const struct cred_names *n, enum ts_cred c,
 uint32_t cred_names_id(const struct cred_names *n, enum ts_cred c,
 		       const char *name);
 
+/*
+ * cred_names_text() - a credential as a view or a file names it: its
+ * name (n's, else the system's for users and groups), "[NONE]" for
+ * TS_CRED_ID_NONE, "#%08x" for a partition not named (its name's hash),
+ * else the id.  RET buf.
+ */
+const char *cred_names_text(const struct cred_names *n, enum ts_cred c,
+			    uint32_t id, char *buf, size_t len);
+
 /* cred_names_free() - release n (NULL is fine). */
 void cred_names_free(struct cred_names *n);
 

@@ -7,8 +7,6 @@
  * online (cred_names.h), else by number (the state keeps ids, not
  * names).
  */
-#include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -19,27 +17,11 @@
 #include "utc_time.h"
 #include "views.h"
 
+/* ts_cred_view_write()'s namer: cred_names_text(). */
 static const char *name_of(void *arg, enum ts_cred c, uint32_t id, char *buf,
 			   size_t len)
 {
-	const char *known = cred_names_get(arg, c, id);
-	struct passwd *pw;
-	struct group *gr;
-
-	if (id == TS_CRED_ID_NONE) {
-		snprintf(buf, len, "[NONE]");
-	} else if (known) {
-		snprintf(buf, len, "%s", known);
-	} else if (c == TS_CRED_USER && (pw = getpwuid((uid_t)id))) {
-		snprintf(buf, len, "%s", pw->pw_name);
-	} else if (c == TS_CRED_GROUP && (gr = getgrgid((gid_t)id))) {
-		snprintf(buf, len, "%s", gr->gr_name);
-	} else if (c == TS_CRED_CLASS) {
-		snprintf(buf, len, "#%08x", (unsigned)id); /* a name's hash */
-	} else {
-		snprintf(buf, len, "%u", (unsigned)id);
-	}
-	return buf;
+	return cred_names_text(arg, c, id, buf, len);
 }
 
 int diagnose_usage_load(const char *state, struct ts_cred_usage *cu,

@@ -26,36 +26,12 @@
 #include "cred_shares.h"
 #include "views.h"
 
-/* A name the system does not know, written as digits: that id. */
-static uint32_t digits_id(const char *name)
-{
-	char *end;
-	unsigned long v;
-
-	if (!*name || *name < '0' || *name > '9')
-		return TS_CRED_ID_NONE;
-	v = strtoul(name, &end, 10);
-	return *end || v >= TS_CRED_ID_NONE ? TS_CRED_ID_NONE : (uint32_t)v;
-}
-
 /* ts_cred_id_of: a targets file's names as the plugin resolves them. */
 static uint32_t id_of_name(enum ts_cred c, const char *name, void *arg)
 {
-	struct passwd *pw;
-	struct group *gr;
-
-	switch (c) {
-	case TS_CRED_USER:
-		pw = getpwnam(name);
-		return pw ? (uint32_t)pw->pw_uid : digits_id(name);
-	case TS_CRED_GROUP:
-		gr = getgrnam(name);
-		return gr ? (uint32_t)gr->gr_gid : digits_id(name);
-	case TS_CRED_CLASS:
-		return ts_cred_class_id(name);
-	default:
+	if (c == TS_CRED_ACCOUNT || c == TS_CRED_QOS)
 		return cred_names_id(arg, c, name);
-	}
+	return ts_cred_system_id(c, name);
 }
 
 /* One line: job in partition part (its class). */

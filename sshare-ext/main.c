@@ -87,6 +87,17 @@ static int run_diagnose(const struct cli *c)
 	char msg[8192], note[256] = "";
 	int rc;
 
+	/* an export names accounts as slurmdbd does, even from --state */
+	if (c->view == VIEW_EXPORT_MAUI && c->state) {
+		if (shares_rpc_setup(c->verbose, msg, sizeof(msg)))
+			fprintf(stderr,
+				"sshare-ext: %s; accounts and QOS stay numbers\n",
+				msg);
+		else
+			names = cred_names_load(NULL, note, sizeof(note));
+		if (*note)
+			fprintf(stderr, "sshare-ext: %s\n", note);
+	}
 	/* --diagnose-p: the jobs and the weights are the controller's */
 	if (!c->state || c->view == VIEW_DIAGNOSE_P) {
 		if (shares_rpc_setup(c->verbose, msg, sizeof(msg)) ||
@@ -108,6 +119,9 @@ static int run_diagnose(const struct cli *c)
 	else if (c->view == VIEW_DIAGNOSE_P)
 		rc = job_fs_view(stdout, state, tg, policy, names, d.fs_weight,
 				 d.cred_weight, msg, sizeof(msg));
+	else if (c->view == VIEW_EXPORT_MAUI)
+		rc = maui_export(stdout, state, c->export_dir, names, msg,
+				 sizeof(msg));
 	else
 		rc = diagnose_view(stdout, state, tg, policy, names, msg,
 				   sizeof(msg));
@@ -127,7 +141,8 @@ static int load_and_print(const struct cli *c, struct share_set *s)
 	char msg[8192];
 	int need_tree, rc;
 
-	if (c->view == VIEW_DIAGNOSE_F || c->view == VIEW_DIAGNOSE_P)
+	if (c->view == VIEW_DIAGNOSE_F || c->view == VIEW_DIAGNOSE_P ||
+	    c->view == VIEW_EXPORT_MAUI)
 		return run_diagnose(c);
 	if (c->format && parse_fields(c->format, &list))
 		return EXIT_FAILURE;
@@ -159,6 +174,7 @@ static int load_and_print(const struct cli *c, struct share_set *s)
 		break;
 	case VIEW_DIAGNOSE_F: /* printed by run_diagnose(), not here */
 	case VIEW_DIAGNOSE_P:
+	case VIEW_EXPORT_MAUI:
 		break;
 	case VIEW_TABLE:
 		if (!c->format &&

@@ -5,10 +5,11 @@
  *   path_view.c   pbsfs -g: one entity and its path from the root
  *   json_view.c   every column of the rows, as JSON
  *   bar_view.c    the tree, one bar per entity: usage against target
- * and the one that prints no share_set:
+ * and those that print no share_set:
  *   diagnose_view.c  Maui's diagnose -f: usage per credential, from a
  *                 treeshare_state file (the controller's, online)
  *   job_fs_view.c    Maui's diagnose -p: pending jobs' fair share
+ *   maui_export.c    the usage per credential as Maui's window files
  */
 #ifndef SSHARE_EXT_VIEWS_H
 #define SSHARE_EXT_VIEWS_H
@@ -64,5 +65,15 @@ int diagnose_usage_load(const char *state, struct ts_cred_usage *cu,
 int job_fs_view(FILE *f, const char *state, const struct ts_targets *tg,
 		enum ts_fs_policy policy, const struct cred_names *names,
 		double fs_weight, const double weight[], char *msg, size_t len);
+
+/*
+ * maui_export() - --export-maui=DIR (maui_export.c): every window of the
+ * usage per credential in state with usage delivered as Maui's
+ * FS.<EPOCH> file in dir, named by names (cred_names_text()); a line per
+ * file on f.  Refuses, writing nothing, when one of the files is there
+ * already.  RET 0, or -1 with msg.
+ */
+int maui_export(FILE *f, const char *state, const char *dir,
+		const struct cred_names *names, char *msg, size_t len);
 
 #endif /* SSHARE_EXT_VIEWS_H */

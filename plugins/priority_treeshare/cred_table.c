@@ -127,44 +127,6 @@ static void sort_names(void)
 	n_names = kept;
 }
 
-/* A name of digits alone, as a number; false otherwise. */
-static bool numeric_id(const char *name, uint32_t *id)
-{
-	unsigned long v;
-	char *end;
-
-	if (!*name || strspn(name, "0123456789") != strlen(name))
-		return false;
-	errno = 0;
-	v = strtoul(name, &end, 10);
-	if (errno || v >= TS_CRED_ID_NONE)
-		return false;
-	*id = (uint32_t)v;
-	return true;
-}
-
-/* uid or gid of name from the system's databases; TS_CRED_ID_NONE. */
-static uint32_t system_id(enum ts_cred type, const char *name, char *buf,
-			  size_t size)
-{
-	uint32_t id = TS_CRED_ID_NONE;
-
-	if (type == TS_CRED_USER) {
-		struct passwd pw, *found = NULL;
-
-		if (!getpwnam_r(name, &pw, buf, size, &found) && found)
-			id = (uint32_t)found->pw_uid;
-	} else {
-		struct group gr, *found = NULL;
-
-		if (!getgrnam_r(name, &gr, buf, size, &found) && found)
-			id = (uint32_t)found->gr_gid;
-	}
-	if (id == TS_CRED_ID_NONE)
-		(void)numeric_id(name, &id);
-	return id;
-}
-
 static int resolve_qos(void *x, void *arg)
 {
 	slurmdb_qos_rec_t *qos = x;
@@ -196,7 +158,6 @@ static void resolve_names(const struct priority_conf *c)
 {
 	assoc_mgr_lock_t read = { .assoc = READ_LOCK, .qos = READ_LOCK };
 	struct collect co = { .failed = false };
-	char buf[16384];
 	size_t i;
 
 	n_names = 0;
@@ -216,14 +177,8 @@ static void resolve_names(const struct priority_conf *c)
 		return;
 	}
 	sort_names();
-	for (i = 0; i < n_names; i++) {
-		if (names[i].type == TS_CRED_USER ||
-		    names[i].type == TS_CRED_GROUP)
-			names[i].id = system_id(names[i].type, names[i].name,
-						buf, sizeof(buf));
-		else if (names[i].type == TS_CRED_CLASS)
-			names[i].id = ts_cred_class_id(names[i].name);
-	}
+	for (i = 0; i < n_names; i++)
+		names[i].id = ts_cred_system_id(names[i].type, names[i].name);
 	assoc_mgr_lock(&read);
 	if (assoc_mgr_assoc_list)
 		(void)list_for_each_ro(assoc_mgr_assoc_list, resolve_account,

@@ -375,7 +375,7 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 	}
 	if (c->settings.given & (TS_SET_FS_WEIGHT | TS_SET_FS_CRED_WEIGHT))
 		c->cred_usage = true;
-	if (cred_entries(c->targets))
+	if (cred_entries(c->targets) || c->settings.fs_import)
 		c->cred_usage = true;
 	if (c->cred_usage && !c->windows) {
 		info("%s: usage per credential (user, group, account, qos, class) is kept only with usage_window=; fs_*_weight have no effect without it",

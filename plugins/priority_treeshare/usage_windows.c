@@ -21,6 +21,7 @@
 #include "src/windows.h"
 
 #include "error_once.h"
+#include "maui_import.h"
 #include "usage_windows.h"
 
 /*
@@ -183,18 +184,26 @@ void usage_windows_keep_cred_image(unsigned char *image, size_t len)
 
 /*
  * Usage per credential at now with c's length, depth and decay: from the
- * kept image, else empty.  A failure is logged and keeps the image.
- * Caller holds windows_mutex.
+ * kept image, else imported (fs_import=, read by import_history()), else
+ * empty.  A failure is logged and keeps the image.  Takes imported (NULL:
+ * none).  Caller holds windows_mutex.
  */
-static void cred_start(const struct priority_conf *c, int64_t now)
+static void cred_start(const struct priority_conf *c, int64_t now,
+		       struct ts_cred_usage *imported)
 {
 	struct ts_error err = TS_ERROR_INIT;
 	const struct ts_settings *s = &c->settings;
-	int rc;
+	const char *from = "from now on";
+	int rc = 0;
 
+	if (imported && (cred_active || kept_cred)) { /* what is kept wins */
+		ts_cred_usage_free(imported);
+		xfree(imported);
+	}
 	if (cred_active)
 		return;
 	if (kept_cred) {
+		from = "from the saved one";
 		rc = ts_credential_store_decode(kept_cred, kept_cred_len, &cred,
 						&err);
 		if (!rc) {
@@ -204,6 +213,10 @@ static void cred_start(const struct priority_conf *c, int64_t now)
 			if (rc)
 				ts_cred_usage_free(&cred);
 		}
+	} else if (imported) {
+		from = "from fs_import";
+		cred = *imported;
+		xfree(imported);
 	} else {
 		rc = ts_cred_usage_init(&cred, s->usage_window, s->usage_depth,
 					s->usage_decay, now, &err);
@@ -217,12 +230,45 @@ static void cred_start(const struct priority_conf *c, int64_t now)
 	}
 	/* clang-format off */
 	info("%s: usage per credential (user, group, account, qos, class) kept in the usage windows, %s",
-	     plugin_type, kept_cred ? "from the saved one" : "from now on");
+	     plugin_type, from);
 	/* clang-format on */
 	free(kept_cred);
 	kept_cred = NULL;
 	kept_cred_len = 0;
 	cred_active = true;
+}
+
+/*
+ * fs_import=: the history to start the usage per credential from, read
+ * only when it is about to start with nothing saved.  Takes Slurm's
+ * locks: call without windows_mutex.  RET 0 (*imported set or NULL), or
+ * -1 with *msg (xfree it).
+ */
+static int import_history(const struct priority_conf *c, int64_t now,
+			  struct ts_cred_usage **imported, char **msg)
+{
+	bool fresh, saved;
+
+	*imported = NULL;
+	if (!c->cred_usage || !c->settings.fs_import)
+		return 0;
+	slurm_mutex_lock(&windows_mutex);
+	saved = !cred_active && kept_cred;
+	fresh = !cred_active && !kept_cred;
+	slurm_mutex_unlock(&windows_mutex);
+	if (saved)
+		/* clang-format off */
+		info("%s: fs_import %s not read: usage per credential is saved in %s, and an import only starts it",
+		     plugin_type, c->settings.fs_import, TS_USAGE_STATE_FILE);
+	/* clang-format on */
+	if (!fresh)
+		return 0;
+	*imported = xmalloc(sizeof(**imported));
+	if (maui_import_load(c, now, *imported, msg)) {
+		xfree(*imported);
+		return -1;
+	}
+	return 0;
 }
 
 /* Stop it; keep: as the kept image first.  Caller holds windows_mutex. */
@@ -264,9 +310,11 @@ int usage_windows_start(const struct priority_conf *c, time_t now,
 			const char *outcome)
 {
 	struct ts_error err = TS_ERROR_INIT;
+	struct ts_cred_usage *imported = NULL;
 	struct ts_windows w;
 	struct carried *usage = NULL;
 	unsigned char *image;
+	char *why = NULL;
 	size_t n = 0, len;
 	uint32_t root_id = 0;
 	int64_t saved = 0;
@@ -275,6 +323,14 @@ int usage_windows_start(const struct priority_conf *c, time_t now,
 
 	if (usage_windows_active())
 		return 0;
+	if (import_history(c, now, &imported, &why)) {
+		char *line = xstrdup_printf("%s; %s", why, outcome);
+
+		error_once(line);
+		xfree(line);
+		xfree(why);
+		return -1;
+	}
 	image = take_kept(&len);
 	/* Slurm's locks before windows_mutex, never inside. */
 	if (image) {
@@ -313,10 +369,15 @@ int usage_windows_start(const struct priority_conf *c, time_t now,
 	} else {
 		windows = w;
 		active = true;
-		if (c->cred_usage)
-			cred_start(c, now);
+		if (c->cred_usage) {
+			cred_start(c, now, imported);
+			imported = NULL;
+		}
 	}
 	slurm_mutex_unlock(&windows_mutex);
+	if (imported)
+		ts_cred_usage_free(imported);
+	xfree(imported);
 	free(image);
 	xfree(usage);
 	if (rc) {
@@ -442,11 +503,19 @@ void usage_windows_fini(void)
 }
 
 /* Usage per credential as c says, windows in use.  windows_mutex held. */
-static void cred_adopt(const struct priority_conf *c, int64_t now)
+static void cred_adopt(const struct priority_conf *c, int64_t now,
+		       struct ts_cred_usage *imported)
 {
 	struct ts_error err = TS_ERROR_INIT;
 	const struct ts_settings *s = &c->settings;
 
+	if (c->cred_usage && !cred_active) {
+		cred_start(c, now, imported);
+		return;
+	}
+	if (imported) /* only a start takes it */
+		ts_cred_usage_free(imported);
+	xfree(imported);
 	if (!c->cred_usage) {
 		/* clang-format off */
 		if (cred_active)
@@ -454,8 +523,6 @@ static void cred_adopt(const struct priority_conf *c, int64_t now)
 			     plugin_type, TS_USAGE_STATE_FILE);
 		/* clang-format on */
 		cred_stop(true, now);
-	} else if (!cred_active) {
-		cred_start(c, now);
 	} else if (ts_cred_usage_reconfigure(&cred, s->usage_window,
 					     s->usage_depth, s->usage_decay,
 					     now, &err)) {
@@ -466,7 +533,9 @@ static void cred_adopt(const struct priority_conf *c, int64_t now)
 
 void usage_windows_reconfigure(const struct priority_conf *c, time_t now)
 {
-	bool on = usage_windows_active();
+	struct ts_cred_usage *imported = NULL;
+	bool on = usage_windows_active(), cred_off = false;
+	char *why = NULL;
 
 	if (!c->windows) {
 		if (on) {
@@ -485,9 +554,18 @@ void usage_windows_reconfigure(const struct priority_conf *c, time_t now)
 		/* clang-format on */
 		return;
 	}
+	if (import_history(c, now, &imported, &why)) {
+		/* clang-format off */
+		error("%s: %s; usage per credential not started", plugin_type,
+		      why);
+		/* clang-format on */
+		xfree(why);
+		cred_off = true;
+	}
 	slurm_mutex_lock(&windows_mutex);
 	(void)adopt(&windows, c, now);
-	cred_adopt(c, now);
+	if (!cred_off)
+		cred_adopt(c, now, imported); /* takes imported */
 	slurm_mutex_unlock(&windows_mutex);
 }
 

@@ -2,7 +2,9 @@
 # scenario_credentials.sh - scenario (m), priority/treeshare's run only
 # (issue 27): Maui's fair share on every credential decides FairShare.
 #
-#  1. usage windows, a targets file with user NAME@*, group, account, qos
+#  1. usage windows, a Maui history (fs_import=: one FS.<EPOCH> file of
+#     600 CPU-seconds of scott's credentials, as if one job of his had
+#     run under Maui), a targets file with user NAME@*, group, account, qos
 #     and class entries (targets, a cap and floors) and Maui's weights
 #     (fs_weight=100, fs_user_weight=10 .. fs_class_weight=5), and
 #     AccountingStorageEnforce=associations,limits (under which Slurm
@@ -22,6 +24,8 @@
 #     give it (bob, cathy, suzy; group1, group2; normal; lab), the
 #     targets with Maui's suffixes, and each type's rows sum to 100 % of
 #     every window with usage;
+#     sshare-ext --export-maui writes the window as Maui's FS.<EPOCH>
+#     file with the same figures by name, TOTAL their sum;
 #     sshare-ext --diagnose-p gives each pending job the same factor and
 #     Maui's component (100 x sum), computed here;
 #  3. formula="maui_fs+1000000" at a restart: each pending job's
@@ -32,7 +36,9 @@
 #     bob's job in normal runs at once; raised (fscap=100%), the held
 #     job starts with no command on it.
 # The expected figures never come from the plugin: sacct gives the
-# usage, the targets file and the weights the rest.
+# usage, the Maui file one more row, the targets file and the weights
+# the rest.  Every restart after the first names fs_import= too: the
+# figures hold only if it is not read again.
 #
 # Sourced by run-scenarios.sh ($P, PEND from scenario (a)).  Leaves the
 # lab's configuration (no PriorityParameters, AccountingStorageEnforce=
@@ -43,7 +49,10 @@ CRED_LOG=$TS_CLUSTER_DIR/log/slurmctld.log
 CRED_FILE=$TS_CLUSTER_DIR/etc/cred.targets
 # Maui's FSWEIGHT and FS<TYPE>WEIGHT, in enum ts_cred order
 CRED_WEIGHTS="100 10 20 30 40 5"
-CRED_PARAMS="usage_window=1d,usage_depth=2,usage_decay=1,fs_targets=$CRED_FILE,fs_weight=100,fs_user_weight=10,fs_group_weight=20,fs_account_weight=30,fs_qos_weight=40,fs_class_weight=5"
+# a Maui statistics directory: its history starts the usage per
+# credential at the first restart, and only there
+CRED_HISTORY=$TS_CLUSTER_DIR/etc/maui-stats
+CRED_PARAMS="usage_window=1d,usage_depth=2,usage_decay=1,fs_targets=$CRED_FILE,fs_weight=100,fs_user_weight=10,fs_group_weight=20,fs_account_weight=30,fs_qos_weight=40,fs_class_weight=5,fs_import=$CRED_HISTORY"
 
 # cred_cycles_since LINE - credential tables taken after LINE of the log.
 cred_cycles_since()
@@ -187,6 +196,37 @@ cred_view_ok()
 		grep -q '^normal ' "$CRED_VIEW" && grep -q '^lab ' "$CRED_VIEW"
 }
 
+# cred_export_ok USAGE DIR - sshare-ext --export-maui=DIR (online)
+# writes one FS.<EPOCH> file whose User, Group, Account, QOS and Class
+# lines are USAGE's sums by name (within 0.5: sshare-ext's shortest
+# decimals of the plugin's long doubles) and whose TOTAL is their sum.
+cred_export_ok()
+{
+	rm -rf "$2" && mkdir -p "$2" &&
+		"$TS_TOP/build/bin/sshare-ext" --export-maui="$2" >"$2.out" || return 1
+	[ "$(ls "$2" | grep -c '^FS\.[0-9]*$')" -eq 1 ] || return 1
+	awk -F'|' 'FILENAME == ARGV[1] {
+		total += $6
+		u["User " $1] += $6; u["Group " $2] += $6; u["Account " $3] += $6
+		u["QOS " $4] += $6; u["Class " $5] += $6
+		next
+	}
+	$1 == "TOTAL" { got_total = $2; next }
+	$1 !~ /^#/ { got[$1 " " $2] = $3 }
+	END {
+		bad = 0
+		for (k in u) {
+			d = got[k] - u[k]
+			if (!(k in got) || d > 0.5 || d < -0.5) {
+				print k ": " got[k] ", expected " u[k] > "/dev/stderr"; bad = 1
+			}
+		}
+		d = got_total - total
+		if (d > 0.5 || d < -0.5) { print "TOTAL " got_total ", expected " total > "/dev/stderr"; bad = 1 }
+		exit bad
+	}' "$1" FS=' ' "$2"/FS.*
+}
+
 # cred_jobs_view_ok USAGE JOBID... - sshare-ext --diagnose-p's line of
 # each job has cred_expect's factor (to 1e-6) and 100 x its sum as the
 # component (to 0.01).  CRED_MISMATCH says which had not.
@@ -316,15 +356,28 @@ qos normal 90
 class wait 10
 class lab 40
 EOF
+	# scott's credentials as squeue names them, 600 CPU-seconds a minute
+	# ago in Maui's data file; the same row joins sacct's below
+	history_row="$(cred_job_creds "${PEND[scott]}")|600"
+	mkdir -p "$CRED_HISTORY"
+	chmod 755 "$CRED_HISTORY"
+	awk -F'|' -v now="$(date +%s)" -v dir="$CRED_HISTORY" '{
+		f = dir "/FS." (now - 60)
+		print "# Fairshare Data File (Duration: 86400 Seconds) Starting: lab" >f
+		print "User " $1 " " $6 >f; print "Group " $2 " " $6 >f
+		print "Account " $3 " " $6 >f; print "QOS " $4 " " $6 >f
+		print "Class " $5 " " $6 >f; print "TOTAL " $6 >f
+	}' <<<"$history_row"
 	CRED_FS_WEIGHT=$(scontrol show config |
 		awk 'tolower($1) == "priorityweightfairshare" { print $3 }')
 	line=$(wc -l <"$CRED_LOG")
 	# awk reads the whole log: "tail | grep -q" fails under pipefail
 	# when grep stops first and tail, still writing, gets SIGPIPE
 	if cred_restart "$CRED_PARAMS" 2>"$snap/cred-1.err" &&
-	   awk -v from="$line" 'NR > from && /usage per credential \(user, group, account, qos, class\) kept in the usage windows/ { found = 1 }
-		END { exit !found }' "$CRED_LOG"; then
-		ok "$P: credentials: with usage_window= and fs_*_weight slurmctld keeps usage per credential and takes the table of credentials each cycle (${WAITED}s after a restart)"
+	   awk -v from="$line" 'NR > from && /usage per credential \(user, group, account, qos, class\) kept in the usage windows, from fs_import/ { kept = 1 }
+		NR > from && /fs_import .*: window files: 1 imported, 0 older than usage_depth left out; lines: 5; TOTAL 600;/ { read = 1 }
+		END { exit !(kept && read) }' "$CRED_LOG"; then
+		ok "$P: credentials: with usage_window= and fs_*_weight slurmctld keeps usage per credential, starts it from the Maui file of fs_import= (1 window, 5 lines, TOTAL 600) and takes the table of credentials each cycle (${WAITED}s after a restart)"
 	else
 		not_ok "$P: credentials: with usage_window= and fs_*_weight slurmctld keeps usage per credential and takes the table of credentials each cycle" \
 			"$(cat "$snap/cred-1.err")" "$(tail -n 5 "$snap/cred-restart.out" 2>/dev/null)" \
@@ -344,6 +397,7 @@ EOF
 	wait_for 30 "sacct to show the jobs' ends" \
 		eval '[ "$(cred_usage_rows "${ran[@]}" | wc -l)" -eq 3 ]' || true
 	cred_usage_rows "${ran[@]}" >"$usage"
+	echo "$history_row" >>"$usage"
 	if wait_for 150 "sprio's FAIRSHARE to follow the credentials' usage" \
 		cred_matches fs "$usage" "${pend[@]}" 2>>"$snap/cred-2.err"; then
 		ok "$P: credentials: sprio's FAIRSHARE of every user's pending job is PriorityWeightFairshare x (0.5 + Maui's weighted sum / (200 x the weights with a target)), the sum computed from sacct's CPU-seconds ($(tr '\n' ' ' <"$usage"))"
@@ -365,6 +419,14 @@ EOF
 			"$(cat "$snap/cred-view.err")" "$(cat "$CRED_VIEW")"
 	fi
 
+	# --- 2b'. the windows as Maui's files, online ------------------------
+	if cred_export_ok "$usage" "$snap/cred-export" 2>"$snap/cred-export.err"; then
+		ok "$P: credentials: sshare-ext --export-maui writes the usage per credential as Maui's FS.<EPOCH> file, every user, group, account, QOS and partition named with the CPU-seconds sacct (and the imported file) give it, TOTAL their sum"
+	else
+		not_ok "$P: credentials: sshare-ext --export-maui writes each credential's usage, named, as Maui's file" \
+			"$(cat "$snap/cred-export.err")" "$(cat "$snap"/cred-export/FS.* 2>&1)"
+	fi
+
 	# --- 2c. Maui's diagnose -p -----------------------------------------
 	if cred_jobs_view_ok "$usage" "${pend[@]}" 2>"$snap/cred-p.err"; then
 		ok "$P: credentials: sshare-ext --diagnose-p gives each pending job the FS deltas, Maui's component (100 x sum) and the FairShare computed here"
@@ -374,14 +436,18 @@ EOF
 	fi
 
 	# --- 3. Maui's component through the formula ------------------------
+	line=$(wc -l <"$CRED_LOG")
 	if cred_restart "$CRED_PARAMS,formula=\"maui_fs+1000000\"" 2>"$snap/cred-3.err" &&
+	   awk -v from="$line" 'NR > from && /fs_import .* not read: usage per credential is saved/ { found = 1 }
+		END { exit !found }' "$CRED_LOG" &&
 	   wait_for 90 "the priorities to follow the formula" \
 		cred_matches prio "$usage" "${pend[@]}" 2>>"$snap/cred-3.err"; then
-		ok "$P: credentials: formula=\"maui_fs+1000000\" gives each pending job 1000000 + FSWEIGHT x Maui's weighted sum ($(squeue -h -j "$(IFS=,; echo "${pend[*]}")" -o '%u=%Q' | tr '\n' ' '))"
+		ok "$P: credentials: at a restart fs_import= is not read again (the usage is saved), and formula=\"maui_fs+1000000\" gives each pending job 1000000 + FSWEIGHT x Maui's weighted sum ($(squeue -h -j "$(IFS=,; echo "${pend[*]}")" -o '%u=%Q' | tr '\n' ' '))"
 	else
 		cred_matches prio "$usage" "${pend[@]}"
-		not_ok "$P: credentials: formula=\"maui_fs+1000000\" gives each pending job 1000000 + Maui's component" \
-			"$CRED_MISMATCH" "$(cat "$snap/cred-3.err")"
+		not_ok "$P: credentials: at a restart fs_import= is not read again, and formula=\"maui_fs+1000000\" gives each pending job 1000000 + Maui's component" \
+			"$CRED_MISMATCH" "$(cat "$snap/cred-3.err")" \
+			"$(tail -n "+$((line + 1))" "$CRED_LOG" | grep 'fs_import' | tail -n 3)"
 	fi
 
 	# --- 4. a QOS at its fscap ----------------------------------------
@@ -394,4 +460,5 @@ EOF
 		not_ok "$P: credentials: slurmctld restarts on the lab's configuration" \
 			"$(tail -n 5 "$snap/cred-restart.out")"
 	rm -f "$CRED_FILE"
+	rm -rf "$CRED_HISTORY"
 }

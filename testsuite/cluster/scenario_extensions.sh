@@ -249,7 +249,7 @@ scenario_extensions()
 		# (lib.sh, TS_RECONF_KEEPS); started again with fairshare=pbs,
 		# PBS's factors hold over the next cycle.
 		if wait_for 30 "the refusal in slurmctld.log" ext_log_has "$line" \
-			"$want; known keys are fairshare, usage_window, usage_depth, usage_decay, fs_targets, fs_policy, formula, usage_metric, fs_weight, fs_user_weight, fs_group_weight, fs_account_weight, fs_qos_weight and fs_class_weight; this slurmctld cannot start" &&
+			"$want; known keys are fairshare, usage_window, usage_depth, usage_decay, fs_targets, fs_policy, formula, usage_metric, fs_weight, fs_user_weight, fs_group_weight, fs_account_weight, fs_qos_weight, fs_class_weight and fs_import; this slurmctld cannot start" &&
 		   [ "$(tail -n "+$((line + 1))" "$EXT_LOG" | grep -c usage_windw)" = 1 ] &&
 		   wait_for 30 "slurmctld to end" ts_ctld_stopped &&
 		   "$TS_CLUSTER" conf PriorityParameters=fairshare=pbs &&
@@ -265,7 +265,7 @@ scenario_extensions()
 				"$(cat "$snap/ext-keep.err")" "$bad"
 		fi
 	elif wait_for 30 "the reconfigure error in slurmctld.log" ext_log_has "$line" \
-		"$want; known keys are fairshare, usage_window, usage_depth, usage_decay, fs_targets, fs_policy, formula, usage_metric, fs_weight, fs_user_weight, fs_group_weight, fs_account_weight, fs_qos_weight and fs_class_weight; running configuration kept (PriorityParameters in force: 'fairshare=pbs')" &&
+		"$want; known keys are fairshare, usage_window, usage_depth, usage_decay, fs_targets, fs_policy, formula, usage_metric, fs_weight, fs_user_weight, fs_group_weight, fs_account_weight, fs_qos_weight, fs_class_weight and fs_import; running configuration kept (PriorityParameters in force: 'fairshare=pbs')" &&
 	   ts_wait_usage_change 90 2>"$snap/ext-keep.err" &&
 	   ext_settle ext-kept 2>>"$snap/ext-keep.err" &&
 	   bad=$(ext_check_pbs ext-kept); then

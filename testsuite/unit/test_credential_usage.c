@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "credential_usage.h"
+#include "maui_seed.h"
 
 #define DAY2 172800 /* the data file's Duration */
 #define T0   (INT64_C(172800) * 10000)
@@ -23,19 +24,6 @@ static void charge(struct ts_cred_usage *cu, uint32_t user, uint32_t group,
 
 	ck_assert_int_eq(ts_cred_usage_charge(cu, &ids, amount, t, &err),
 			 TS_OK);
-}
-
-/* sum over every credential of type c of its usage in window k */
-static long double category_sum(const struct ts_cred_usage *cu, int c,
-				uint32_t k)
-{
-	const struct ts_windows *w = &cu->w[c];
-	long double sum = 0;
-	size_t s;
-
-	for (s = 0; s < w->n; s++)
-		sum += ts_windows_get(w, w->id[s], k);
-	return sum;
 }
 
 /*
@@ -92,7 +80,7 @@ START_TEST(seed003_data_file_every_category_sums_to_total)
 	}
 	for (c = 0; c < TS_CRED_N; c++) {
 		ck_assert(ts_windows_get_total(&cu.w[c], 0) == 600000);
-		ck_assert(category_sum(&cu, c, 0) == 600000);
+		ck_assert(maui_category_sum(&cu, c, 0) == 600000);
 	}
 	ck_assert(ts_cred_usage_pct(&cu, TS_CRED_USER, 99) == 0);
 	ts_cred_usage_free(&cu);
@@ -145,7 +133,7 @@ START_TEST(missing_credential_keeps_category_sum)
 			 TS_OK);
 	charge(&cu, 1, 1, 1, TS_CRED_ID_NONE, 3, 30, T0);
 	charge(&cu, 2, 1, 1, 4, 3, 10, T0);
-	ck_assert(category_sum(&cu, TS_CRED_QOS, 0) == 40);
+	ck_assert(maui_category_sum(&cu, TS_CRED_QOS, 0) == 40);
 	ck_assert_double_eq_tol(
 		ts_cred_usage_pct(&cu, TS_CRED_QOS, TS_CRED_ID_NONE), 75,
 		1e-12);
@@ -210,7 +198,7 @@ START_TEST(reconfigure_is_all_or_nothing)
 		ck_assert_uint_eq(cu.w[c].interval, 7200);
 		ck_assert_uint_eq(cu.w[c].depth, 8);
 		ck_assert(cu.w[c].decay == 0.9);
-		ck_assert(category_sum(&cu, c, 0) == 600000);
+		ck_assert(maui_category_sum(&cu, c, 0) == 600000);
 	}
 	ts_cred_usage_free(&cu);
 }
@@ -245,7 +233,7 @@ START_TEST(random_jobs_every_category_sums_to_total_in_every_window)
 		size_t s;
 
 		for (k = 0; k < cu.w[c].depth; k++)
-			ck_assert(category_sum(&cu, c, k) ==
+			ck_assert(maui_category_sum(&cu, c, k) ==
 				  ts_windows_get_total(&cu.w[c], k));
 		for (s = 0; s < cu.w[c].n; s++)
 			pct += ts_cred_usage_pct(&cu, c, cu.w[c].id[s]);

@@ -6,24 +6,7 @@
 #include <string.h>
 
 #include "maui_fs_file.h"
-
-/* seed 003's sample data file, as the design prints it */
-static const char seed_file[] =
-	"# Fairshare Data File (Duration: 172800 Seconds) Starting: Fri Aug 18 18:00:00\n"
-	"\n"
-	"User USERA 150000.000\n"
-	"User USERB 150000.000\n"
-	"User USERC 200000.000\n"
-	"User USERD 100000.000\n"
-	"Group GROUPA 350000.000\n"
-	"Group GROUPB 250000.000\n"
-	"Account ACCTA 300000.000\n"
-	"Account ACCTB 200000.000\n"
-	"Account ACCTC 100000.000\n"
-	"QOS 0 50000.000\n"
-	"QOS 1 450000.000\n"
-	"QOS 2 100000.000\n"
-	"TOTAL 600000.00\n";
+#include "maui_seed.h"
 
 static const struct ts_maui_fs_entry *find(const struct ts_maui_fs_file *f,
 					   enum ts_cred c, const char *name)
@@ -43,9 +26,9 @@ START_TEST(test_seed_file)
 	struct ts_error err = TS_ERROR_INIT;
 	const struct ts_maui_fs_entry *e;
 
-	ck_assert_int_eq(
-		ts_maui_fs_parse(seed_file, strlen(seed_file), &f, &err),
-		TS_OK);
+	ck_assert_int_eq(ts_maui_fs_parse(maui_seed_file(),
+					  strlen(maui_seed_file()), &f, &err),
+			 TS_OK);
 	ck_assert_uint_eq(f.duration, 172800);
 	ck_assert_uint_eq(f.n, 12);
 	ck_assert(f.total == 600000);
@@ -169,9 +152,9 @@ START_TEST(test_round_trip)
 	char *text, head[128];
 	size_t len, i;
 
-	ck_assert_int_eq(
-		ts_maui_fs_parse(seed_file, strlen(seed_file), &f, &err),
-		TS_OK);
+	ck_assert_int_eq(ts_maui_fs_parse(maui_seed_file(),
+					  strlen(maui_seed_file()), &f, &err),
+			 TS_OK);
 	ck_assert_int_eq(ts_maui_fs_format(&f, 1155924000, &text, &len, &err),
 			 TS_OK);
 	ck_assert_uint_eq(strlen(text), len);

@@ -219,6 +219,8 @@ START_TEST(settings_report_each_bad_value_with_key_value_and_column)
 		  TS_ERANGE, 30,
 		  "fs_user_weight=99999999999999999999999 (column 30): must be a "
 		  "whole number from -1000000 to 1000000" },
+		{ "usage_window=1d,fs_import=stats", TS_EINVAL, 27,
+		  "fs_import=stats (column 27): must be an absolute path" },
 		{ "fs_targets=/t,fs_class_weight=1e3", TS_EINVAL, 31,
 		  "fs_class_weight=1e3 (column 31): must be a whole number from "
 		  "-1000000 to 1000000" },
@@ -257,7 +259,8 @@ START_TEST(settings_unknown_key_is_named_with_the_known_ones)
 		"fairshare, usage_window, usage_depth, usage_decay, "
 		"fs_targets, fs_policy, formula, usage_metric, "
 		"fs_weight, fs_user_weight, fs_group_weight, "
-		"fs_account_weight, fs_qos_weight and fs_class_weight");
+		"fs_account_weight, fs_qos_weight, fs_class_weight and "
+		"fs_import");
 }
 END_TEST
 
@@ -339,6 +342,9 @@ START_TEST(settings_window_and_policy_keys_need_their_partner)
 		{ "fs_weight=100", 1,
 		  "fs_weight (column 1) needs fs_targets: without it fs_weight "
 		  "has no effect" },
+		{ "fairshare=pbs,fs_import=/var/spool/maui/stats", 15,
+		  "fs_import (column 15) needs usage_window: without it "
+		  "fs_import has no effect" },
 	};
 	size_t i;
 
@@ -553,6 +559,9 @@ START_TEST(settings_render_is_canonical_and_reads_back)
 		  "fs_targets=/t,fs_policy=difference,fs_weight=1,"
 		  "fs_user_weight=-3,fs_group_weight=0,fs_account_weight=0,"
 		  "fs_qos_weight=40,fs_class_weight=0" },
+		{ "FS_IMPORT='/var/spool/maui/stats',usage_window=2d",
+		  "usage_window=2-00:00:00,usage_depth=8,usage_decay=1,"
+		  "fs_import=/var/spool/maui/stats" },
 	};
 	char buf[512], again[512];
 	size_t i;
