@@ -5,7 +5,8 @@
 # (docs/ts-crash.7), one cluster per CONFIG in build/cluster-crash-CONFIG:
 #   a  classic, no half-life, no windows: the crash matrix, every state
 #      file damaged every way, ENOSPC on a small tmpfs, EIO
-#   b  Fair Tree, usage windows, a half-life: the crash matrix
+#   b  Fair Tree, usage windows, a half-life: the crash matrix, and
+#      Maui's usage per credential (issue 27) checked like RawUsage
 #   c  fairshare=pbs, a half-life, no windows: a few crash points
 # Jobs of bob (4 CPUs), cathy (1) and scott (8) run throughout.  Each
 # crash point kills slurmctld -9 at a random instant, starts it with
@@ -163,6 +164,55 @@ identity()
 	return $bad
 }
 
+# cred_identity - config b keeps Maui's usage per credential (a targets
+# file's "user NAME@*" entry asks for it; no weight, so FairShare is the
+# tree's): exported from treeshare_state as Maui's files (sshare-ext
+# --export-maui), each user's and each Unix group's usage over all
+# windows is CPUs x (last decay - start), as RawUsage, and TOTAL their
+# sum.  Diagnostics in CRED_DIAG.  RET 0 if all hold.
+cred_identity()
+{
+	local d=$DIR/export L u type sum=0 want
+	CRED_DIAG="" CRED_BAD=0
+	[ "$CONFIG" = b ] || return 0
+	rm -rf "$d" && mkdir -p "$d"
+	L=$(decay_time)
+	if ! "$TOP/build/bin/sshare-ext" --export-maui="$d" \
+		--state="$STATE/treeshare_state" >"$d.out" 2>"$d.err"; then
+		CRED_DIAG="per credential: sshare-ext --export-maui: $(tail -1 "$d.err")"
+		return 1
+	fi
+	for u in bob cathy scott; do
+		want=$((CPUS[$u] * (L - START[$u])))
+		sum=$((sum + want))
+		for type in User Group; do
+			cred_check "$type $u" "$(fs_sum "$d" "$type" "$u")" "$want"
+		done
+	done
+	cred_check TOTAL "$(fs_sum "$d" TOTAL)" "$sum"
+	CRED_DIAG="per credential in $(ls "$d" | wc -l) window files:$CRED_DIAG"
+	return $CRED_BAD
+}
+
+# fs_sum DIR TYPE [NAME] - NAME's amounts of TYPE (or the TOTALs) over
+# every FS file in DIR, rounded.
+fs_sum()
+{
+	cat "$1"/FS.* | awk -v t="$2" -v n="${3:-}" \
+		'$1 == t && (n == "" || $2 == n) { s += $NF } END { printf "%.0f", s }'
+}
+
+# cred_check WHAT GOT WANT - GOT within RawUsage's bounds of WANT, added
+# to CRED_DIAG; CRED_BAD=1 if not.
+cred_check()
+{
+	CRED_DIAG+=" $1 $2/$3"
+	if [ -z "$2" ] || [ "$2" -lt $(($3 - 1)) ] || [ "$2" -gt $(($3 + 3)) ]; then
+		CRED_BAD=1
+		CRED_DIAG+="(allowed $(($3 - 1))..$(($3 + 3)))"
+	fi
+}
+
 # restored_line - the plugin's last "restored" line (usage it put back
 # and what slurmctld's assoc_usage had), shortened.
 restored_line()
@@ -177,8 +227,10 @@ case $CONFIG in
 a) extra='PriorityFlags=NO_FAIR_TREE
 PriorityDecayHalfLife=0
 PriorityUsageResetPeriod=YEARLY' ;;
-b) extra='PriorityDecayHalfLife=60
-PriorityParameters=usage_window=01:00:00,usage_depth=4'
+b) echo "user bob@* 30" >"$TS_CLUSTER_DIR.targets"
+   chmod 644 "$TS_CLUSTER_DIR.targets"
+   extra="PriorityDecayHalfLife=60
+PriorityParameters=usage_window=01:00:00,usage_depth=4,fs_targets=$TS_CLUSTER_DIR.targets"
    HL=0 ;; # RawUsage is the windows' sum, undecayed
 c) extra='PriorityDecayHalfLife=60
 PriorityParameters=fairshare=pbs'
@@ -218,12 +270,12 @@ if ! wait_ctld_up || ! wait_commit "$t"; then
 	not_ok "$P: slurmctld restarts and commits its first cycle" "$(tail -5 "$LOG")"
 	exit 1
 fi
-identity
+identity && cred_identity
 check_id=$?
 if [ $check_id -eq 0 ]; then
-	ok "$P: after a clean restart RawUsage is CPUs x running time ($IDENTITY_DIAG) ($(($(date +%s) - t0))s)"
+	ok "$P: after a clean restart RawUsage is CPUs x running time ($IDENTITY_DIAG${CRED_DIAG:+; $CRED_DIAG}) ($(($(date +%s) - t0))s)"
 else
-	not_ok "$P: after a clean restart RawUsage is CPUs x running time" "$IDENTITY_DIAG"
+	not_ok "$P: after a clean restart RawUsage is CPUs x running time" "$IDENTITY_DIAG" "$CRED_DIAG"
 fi
 
 # ------------------------------------------------------- crash points
@@ -269,11 +321,11 @@ crash_point()
 		return
 	fi
 	detail="$( [ "$k" -gt "$COMMIT" ] && echo committed || echo 'not committed')"
-	if identity; then
-		ok "$P: kill at step $k ($action: $what), $detail: no loss, no double ($IDENTITY_DIAG; $(restored_line))"
+	if identity && cred_identity; then
+		ok "$P: kill at step $k ($action: $what), $detail: no loss, no double ($IDENTITY_DIAG${CRED_DIAG:+; $CRED_DIAG}; $(restored_line))"
 	else
 		not_ok "$P: kill at step $k ($action: $what), $detail: no loss, no double" \
-			"$IDENTITY_DIAG" "$(restored_line)"
+			"$IDENTITY_DIAG" "$CRED_DIAG" "$(restored_line)"
 	fi
 }
 
