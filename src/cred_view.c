@@ -40,9 +40,13 @@ static void view_header(FILE *out, const struct ts_windows *w,
 	uint32_t k;
 
 	ts_duration_format(w->interval, len, sizeof(len));
-	fprintf(out,
-		"Depth: %u intervals   Interval Length: %s   Decay Rate: %.2f\n",
-		w->depth, len, w->decay);
+	if (w->interval == TS_CRED_HALF_LIFE_INTERVAL && w->depth == 1)
+		fprintf(out,
+			"Usage decays by PriorityDecayHalfLife (no usage_window): one interval\n");
+	else
+		fprintf(out,
+			"Depth: %u intervals   Interval Length: %s   Decay Rate: %.2f\n",
+			w->depth, len, w->decay);
 	fprintf(out, "FS Policy: %s\n\n",
 		policy == TS_FS_POLICY_RATIO ? "ratio" : "difference");
 	fprintf(out, "%-14s %7s %8s", "FSInterval", "%", "Target");

@@ -5,6 +5,8 @@
  */
 #include "credential_usage.h"
 
+#include <math.h>
+
 int ts_cred_usage_init(struct ts_cred_usage *cu, uint32_t interval,
 		       uint32_t depth, double decay, int64_t now,
 		       struct ts_error *err)
@@ -95,5 +97,65 @@ int ts_cred_usage_reconfigure(struct ts_cred_usage *cu, uint32_t interval,
 					       NULL);
 		return rc;
 	}
+	return TS_OK;
+}
+
+int ts_cred_usage_init_half_life(struct ts_cred_usage *cu, int64_t now,
+				 struct ts_error *err)
+{
+	return ts_cred_usage_init(cu, TS_CRED_HALF_LIFE_INTERVAL, 1, 1.0, now,
+				  err);
+}
+
+bool ts_cred_usage_half_life(const struct ts_cred_usage *cu)
+{
+	return cu->w[0].interval == TS_CRED_HALF_LIFE_INTERVAL &&
+	       cu->w[0].depth == 1;
+}
+
+void ts_cred_usage_scale(struct ts_cred_usage *cu, double factor)
+{
+	int c;
+
+	if (!isfinite(factor) || factor < 0 || factor > 1)
+		return;
+	for (c = 0; c < TS_CRED_N; c++)
+		ts_windows_scale(&cu->w[c], factor);
+}
+
+int ts_cred_usage_convert(struct ts_cred_usage *cu, uint32_t interval,
+			  uint32_t depth, double decay, int64_t now,
+			  struct ts_error *err)
+{
+	struct ts_cred_usage to;
+	size_t s;
+	int c, rc;
+
+	rc = ts_cred_usage_init(&to, interval, depth, decay, now, err);
+	if (rc != TS_OK)
+		return rc;
+	for (c = 0; c < TS_CRED_N && rc == TS_OK; c++) {
+		const struct ts_windows *w = &cu->w[c];
+
+		for (s = 0; s < w->n && rc == TS_OK; s++) {
+			long double u = ts_windows_weighted(w, w->id[s]);
+
+			if (ts_windows_add_assoc(&to.w[c], w->id[s], err) < 0)
+				rc = TS_ENOMEM;
+			else if (u > 0)
+				rc = ts_windows_add(&to.w[c], w->id[s], u, now,
+						    err);
+		}
+		if (rc == TS_OK && ts_windows_weighted_total(w) > 0)
+			rc = ts_windows_add_total(&to.w[c],
+						  ts_windows_weighted_total(w),
+						  now, err);
+	}
+	if (rc != TS_OK) {
+		ts_cred_usage_free(&to);
+		return rc;
+	}
+	ts_cred_usage_free(cu);
+	*cu = to;
 	return TS_OK;
 }

@@ -21,6 +21,7 @@
 #ifndef TS_CREDENTIAL_USAGE_H
 #define TS_CREDENTIAL_USAGE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "credential_fs.h"
@@ -82,5 +83,41 @@ double ts_cred_usage_pct(const struct ts_cred_usage *cu, enum ts_cred c,
 int ts_cred_usage_reconfigure(struct ts_cred_usage *cu, uint32_t interval,
 			      uint32_t depth, double decay, int64_t now,
 			      struct ts_error *err);
+
+/*
+ * Without usage windows (no usage_window=) the usage per credential
+ * decays as Slurm's association usage does, by PriorityDecayHalfLife:
+ * one window that never rolls (TS_CRED_HALF_LIFE_INTERVAL seconds from
+ * the epoch: it ends in 2106) and decay 1, whose usage and totals the
+ * caller scales by each cycle's decay factor (ts_cred_usage_scale()) and
+ * charges with the decayed amounts Slurm charges usage_raw.
+ */
+#define TS_CRED_HALF_LIFE_INTERVAL UINT32_MAX
+
+/* ts_cred_usage_init_half_life() - empty half-life usage at now. */
+int ts_cred_usage_init_half_life(struct ts_cred_usage *cu, int64_t now,
+				 struct ts_error *err);
+
+/* ts_cred_usage_half_life() - cu is half-life usage, not windows. */
+bool ts_cred_usage_half_life(const struct ts_cred_usage *cu);
+
+/*
+ * ts_cred_usage_scale() - multiply every usage and total by factor (a
+ * decay factor, finite, in [0, 1]; anything else is ignored).
+ */
+void ts_cred_usage_scale(struct ts_cred_usage *cu, double factor);
+
+/*
+ * ts_cred_usage_convert() - cu from windows to half-life (interval
+ * TS_CRED_HALF_LIFE_INTERVAL) or back (interval, depth, decay as
+ * ts_cred_usage_init()): each credential's decay-weighted usage, and
+ * each type's weighted total, become the one value of the new kind (in
+ * window 0, at now): the usage fair share saw, as the association tree
+ * carries usage_raw into window 0.  All or nothing.
+ * RET TS_OK, TS_ERANGE or TS_ENOMEM (cu unchanged).
+ */
+int ts_cred_usage_convert(struct ts_cred_usage *cu, uint32_t interval,
+			  uint32_t depth, double decay, int64_t now,
+			  struct ts_error *err);
 
 #endif /* TS_CREDENTIAL_USAGE_H */

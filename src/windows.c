@@ -327,6 +327,16 @@ int ts_windows_add_total_at(struct ts_windows *w, long double amount, int64_t t,
 	return charge(w, 0, 0, amount, t, 1, err);
 }
 
+void ts_windows_scale(struct ts_windows *w, long double factor)
+{
+	size_t i, n = w->n * (size_t)w->depth;
+
+	for (i = 0; i < n; i++)
+		w->usage[i] *= factor;
+	for (i = 0; i < w->depth; i++)
+		w->total[i] *= factor;
+}
+
 long double ts_windows_get(const struct ts_windows *w, uint32_t id, uint32_t k)
 {
 	long slot = ts_windows_slot(w, id);

@@ -148,6 +148,13 @@ int ts_windows_add_at(struct ts_windows *w, uint32_t id, long double amount,
 int ts_windows_add_total_at(struct ts_windows *w, long double amount, int64_t t,
 			    struct ts_error *err);
 
+/*
+ * ts_windows_scale() - multiply every U[k] and T[k] by factor (finite,
+ * >= 0): a half-life decay of usage kept in one window
+ * (credential_usage.h).  Allocates nothing.
+ */
+void ts_windows_scale(struct ts_windows *w, long double factor);
+
 /* ts_windows_get() - U[k] of id (0 if unknown or k >= depth). */
 long double ts_windows_get(const struct ts_windows *w, uint32_t id, uint32_t k);
 

@@ -41,7 +41,7 @@ int diagnose_usage_load(const char *state, struct ts_cred_usage *cu,
 	if (!s.cred_len) {
 		/* clang-format off */
 		snprintf(msg, len,
-			 "%s holds no usage per credential: priority/treeshare keeps it with usage_window= and fs_targets user@*, group, qos or class entries or fs_*_weight keys",
+			 "%s holds no usage per credential: priority/treeshare keeps it with fs_targets user@*, group, qos or class entries, fs_*_weight keys or fs_import",
 			 state);
 		/* clang-format on */
 		ts_usage_state_free(&s);

@@ -79,6 +79,15 @@ int maui_export(FILE *out, const char *state, const char *dir,
 
 	if (diagnose_usage_load(state, &cu, first, sizeof(first), msg, len))
 		return -1;
+	if (ts_cred_usage_half_life(&cu)) {
+		/* clang-format off */
+		snprintf(msg, len,
+			 "--export-maui: %s keeps the usage per credential by half-life (no usage_window=): Maui's files hold windows",
+			 state);
+		/* clang-format on */
+		ts_cred_usage_free(&cu);
+		return -1;
+	}
 	if (check_free(&cu, dir, msg, len)) {
 		ts_cred_usage_free(&cu);
 		return -1;

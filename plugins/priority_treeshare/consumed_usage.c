@@ -136,6 +136,7 @@ static void charge_ended_job(slurmdb_job_rec_t *job, time_t start, double decay,
 {
 	slurmdb_assoc_rec_t *assoc = find_assoc(job->associd), *a;
 	double cpu = job_cpu_seconds(job), factor = qos_factor(job->qosid);
+	const struct ended ended = { job, assoc };
 	double used;
 	size_t n = 0;
 
@@ -153,7 +154,6 @@ static void charge_ended_job(slurmdb_job_rec_t *job, time_t start, double decay,
 	/* clang-format on */
 	if (windows) {
 		uint32_t ids[n];
-		const struct ended ended = { job, assoc };
 
 		n = 0;
 		for (a = assoc; a; a = a->usage->parent_assoc_ptr)
@@ -167,6 +167,8 @@ static void charge_ended_job(slurmdb_job_rec_t *job, time_t start, double decay,
 				  difftime(start, job->end));
 	for (a = assoc; a; a = a->usage->parent_assoc_ptr)
 		a->usage->usage_raw += (long double)used;
+	usage_windows_cred_charge(ended_cred_ids, &ended, (long double)used,
+				  job->end);
 }
 
 void consumed_usage_charge(time_t last_ran, time_t start, double decay,

@@ -425,8 +425,11 @@ static void run_cycle(const struct priority_conf *c, time_t start)
 			 "%s: Decay factor over %g seconds goes from %.15f -> %.15f",
 			 plugin_type, delta, decay, real);
 		/* clang-format on */
-		if (c->calc_fairshare && real != 1)
+		if (c->calc_fairshare && real != 1) {
 			usage_decay(real, !windows);
+			if (!windows)
+				usage_windows_cred_decay(real);
+		}
 
 		lock_slurmctld(job_write);
 		site_factor_g_update();

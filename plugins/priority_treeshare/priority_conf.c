@@ -377,11 +377,7 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 		c->cred_usage = true;
 	if (cred_entries(c->targets) || c->settings.fs_import)
 		c->cred_usage = true;
-	if (c->cred_usage && !c->windows) {
-		info("%s: usage per credential (user, group, account, qos, class) is kept only with usage_window=; fs_*_weight have no effect without it",
-		     plugin_type);
-		c->cred_usage = false;
-	}
+
 	cred_weights(c);
 
 	c->prio.w_age = slurm_conf.priority_weight_age;

@@ -120,6 +120,9 @@ static int start_fair_share(struct priority_conf *c, const char *outcome)
 		checkpoint_fini();
 		return -1;
 	}
+	/* without windows, usage per credential decays by half-life */
+	if (!c->windows && c->cred_usage)
+		usage_windows_cred_start(c, time(NULL));
 	/* at a start, as a reconfigure that removes usage_window says it */
 	if (!c->windows && usage_windows_kept())
 		/* clang-format off */

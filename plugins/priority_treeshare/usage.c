@@ -507,6 +507,10 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 		assoc_give_back(assoc, tres_decay, tres_secs, &moved,
 				job->job_id);
 	}
+	/* Maui's usage per credential by half-life: what usage_raw got. */
+	if (raw)
+		usage_windows_cred_charge(cred_ids_of_job, job,
+					  (long double)used_decay, to);
 	return true;
 }
 

@@ -43,8 +43,21 @@ static size_t kept_len;
  */
 static struct ts_cred_usage cred;
 static bool cred_active;
+/*
+ * cred_active and kept by half-life: read without windows_mutex by the
+ * per-job charge, so that a cluster without it takes no lock there.
+ */
+static bool cred_half_life;
 static unsigned char *kept_cred;
 static size_t kept_cred_len;
+
+/* Set cred_half_life after a change of cred.  Caller holds windows_mutex. */
+static void note_cred_kind(void)
+{
+	__atomic_store_n(&cred_half_life,
+			 cred_active && ts_cred_usage_half_life(&cred),
+			 __ATOMIC_RELAXED);
+}
 
 bool usage_windows_active(void)
 {
@@ -183,8 +196,40 @@ void usage_windows_keep_cred_image(unsigned char *image, size_t len)
 }
 
 /*
- * Usage per credential at now with c's length, depth and decay: from the
- * kept image, else imported (fs_import=, read by import_history()), else
+ * cu into the kind c asks for: c's windows (their length, depth and
+ * decay), or half-life usage without usage_window=.  Converted when it
+ * is of the other kind (ts_cred_usage_convert()).  RET TS_OK or an error
+ * (cu unchanged).
+ */
+static int cred_conform(struct ts_cred_usage *cu, const struct priority_conf *c,
+			int64_t now, struct ts_error *err)
+{
+	const struct ts_settings *s = &c->settings;
+
+	if (!c->windows)
+		return ts_cred_usage_half_life(cu)
+			       ? TS_OK
+			       : ts_cred_usage_convert(
+					 cu, TS_CRED_HALF_LIFE_INTERVAL, 1, 1.0,
+					 now, err);
+	if (ts_cred_usage_half_life(cu))
+		return ts_cred_usage_convert(cu, s->usage_window,
+					     s->usage_depth, s->usage_decay,
+					     now, err);
+	return ts_cred_usage_reconfigure(cu, s->usage_window, s->usage_depth,
+					 s->usage_decay, now, err);
+}
+
+/* How the usage per credential is kept, for the log. */
+static const char *cred_kind(const struct priority_conf *c)
+{
+	return c->windows ? "kept in the usage windows"
+			  : "decaying by PriorityDecayHalfLife";
+}
+
+/*
+ * Usage per credential at now as c asks (cred_conform()): from the kept
+ * image, else imported (fs_import=, read by import_history()), else
  * empty.  A failure is logged and keeps the image.  Takes imported (NULL:
  * none).  Caller holds windows_mutex.
  */
@@ -192,7 +237,6 @@ static void cred_start(const struct priority_conf *c, int64_t now,
 		       struct ts_cred_usage *imported)
 {
 	struct ts_error err = TS_ERROR_INIT;
-	const struct ts_settings *s = &c->settings;
 	const char *from = "from now on";
 	int rc = 0;
 
@@ -206,20 +250,18 @@ static void cred_start(const struct priority_conf *c, int64_t now,
 		from = "from the saved one";
 		rc = ts_credential_store_decode(kept_cred, kept_cred_len, &cred,
 						&err);
-		if (!rc) {
-			rc = ts_cred_usage_reconfigure(
-				&cred, s->usage_window, s->usage_depth,
-				s->usage_decay, now, &err);
-			if (rc)
-				ts_cred_usage_free(&cred);
-		}
+		if (!rc && (rc = cred_conform(&cred, c, now, &err)))
+			ts_cred_usage_free(&cred);
 	} else if (imported) {
 		from = "from fs_import";
 		cred = *imported;
 		xfree(imported);
+	} else if (c->windows) {
+		rc = ts_cred_usage_init(&cred, c->settings.usage_window,
+					c->settings.usage_depth,
+					c->settings.usage_decay, now, &err);
 	} else {
-		rc = ts_cred_usage_init(&cred, s->usage_window, s->usage_depth,
-					s->usage_decay, now, &err);
+		rc = ts_cred_usage_init_half_life(&cred, now, &err);
 	}
 	if (rc) {
 		/* clang-format off */
@@ -229,14 +271,18 @@ static void cred_start(const struct priority_conf *c, int64_t now,
 		return;
 	}
 	/* clang-format off */
-	info("%s: usage per credential (user, group, account, qos, class) kept in the usage windows, %s",
-	     plugin_type, from);
+	info("%s: usage per credential (user, group, account, qos, class) %s, %s",
+	     plugin_type, cred_kind(c), from);
 	/* clang-format on */
 	free(kept_cred);
 	kept_cred = NULL;
 	kept_cred_len = 0;
 	cred_active = true;
+	note_cred_kind();
 }
+
+static void cred_adopt(const struct priority_conf *c, int64_t now,
+		       struct ts_cred_usage *imported);
 
 /*
  * fs_import=: the history to start the usage per credential from, read
@@ -285,6 +331,7 @@ static void cred_stop(bool keep, int64_t now)
 		      err.msg);
 	ts_cred_usage_free(&cred);
 	cred_active = false;
+	note_cred_kind();
 	if (image) {
 		free(kept_cred);
 		kept_cred = image;
@@ -369,10 +416,8 @@ int usage_windows_start(const struct priority_conf *c, time_t now,
 	} else {
 		windows = w;
 		active = true;
-		if (c->cred_usage) {
-			cred_start(c, now, imported);
-			imported = NULL;
-		}
+		cred_adopt(c, now, imported); /* takes imported */
+		imported = NULL;
 	}
 	slurm_mutex_unlock(&windows_mutex);
 	if (imported)
@@ -502,12 +547,16 @@ void usage_windows_fini(void)
 	usage_windows_keep_cred_image(NULL, 0);
 }
 
-/* Usage per credential as c says, windows in use.  windows_mutex held. */
+/*
+ * Usage per credential as c says: started, stopped (kept as an image),
+ * or conformed to c's windows or half-life.  Takes imported.
+ * windows_mutex held.
+ */
 static void cred_adopt(const struct priority_conf *c, int64_t now,
 		       struct ts_cred_usage *imported)
 {
 	struct ts_error err = TS_ERROR_INIT;
-	const struct ts_settings *s = &c->settings;
+	bool was_half_life;
 
 	if (c->cred_usage && !cred_active) {
 		cred_start(c, now, imported);
@@ -523,12 +572,64 @@ static void cred_adopt(const struct priority_conf *c, int64_t now,
 			     plugin_type, TS_USAGE_STATE_FILE);
 		/* clang-format on */
 		cred_stop(true, now);
-	} else if (ts_cred_usage_reconfigure(&cred, s->usage_window,
-					     s->usage_depth, s->usage_decay,
-					     now, &err)) {
-		error("%s: usage per credential: %s; its windows stay as they were",
-		      plugin_type, err.msg);
+		return;
 	}
+	was_half_life = ts_cred_usage_half_life(&cred);
+	if (cred_conform(&cred, c, now, &err)) {
+		/* clang-format off */
+		error("%s: usage per credential: %s; it stays as it was",
+		      plugin_type, err.msg);
+		/* clang-format on */
+	} else if (was_half_life == c->windows) {
+		/* clang-format off */
+		info("%s: usage per credential %s from now on, from its decay-weighted usage",
+		     plugin_type, cred_kind(c));
+		/* clang-format on */
+	}
+	note_cred_kind();
+}
+
+/*
+ * Usage per credential without usage windows (half-life), at a start or
+ * a reconfigure.  windows_mutex taken here.
+ */
+static void cred_adopt_alone(const struct priority_conf *c, time_t now)
+{
+	slurm_mutex_lock(&windows_mutex);
+	cred_adopt(c, (int64_t)now, NULL);
+	slurm_mutex_unlock(&windows_mutex);
+}
+
+void usage_windows_cred_start(const struct priority_conf *c, time_t now)
+{
+	cred_adopt_alone(c, now);
+}
+
+void usage_windows_cred_charge(usage_cred_of cred_of, const void *job,
+			       long double amount, time_t t)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_cred_ids ids;
+
+	if (!(amount > 0) ||
+	    !__atomic_load_n(&cred_half_life, __ATOMIC_RELAXED))
+		return;
+	slurm_mutex_lock(&windows_mutex);
+	if (cred_active && ts_cred_usage_half_life(&cred)) {
+		cred_of(job, &ids);
+		if (ts_cred_usage_charge(&cred, &ids, amount, (int64_t)t, &err))
+			error("%s: usage per credential: %s", plugin_type,
+			      err.msg);
+	}
+	slurm_mutex_unlock(&windows_mutex);
+}
+
+void usage_windows_cred_decay(double factor)
+{
+	slurm_mutex_lock(&windows_mutex);
+	if (cred_active && ts_cred_usage_half_life(&cred))
+		ts_cred_usage_scale(&cred, factor);
+	slurm_mutex_unlock(&windows_mutex);
 }
 
 void usage_windows_reconfigure(const struct priority_conf *c, time_t now)
@@ -545,6 +646,7 @@ void usage_windows_reconfigure(const struct priority_conf *c, time_t now)
 			/* clang-format on */
 			usage_windows_stop(true, now);
 		}
+		cred_adopt_alone(c, now);
 		return;
 	}
 	if (!on) {

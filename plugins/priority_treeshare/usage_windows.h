@@ -138,6 +138,22 @@ bool usage_windows_charge(const uint32_t *ids, size_t n, usage_cred_of cred_of,
 void usage_windows_roll(time_t now);
 
 /*
+ * Maui's usage per credential without usage windows (c->cred_usage and
+ * no usage_window=): one value per credential that decays by
+ * PriorityDecayHalfLife, as usage_raw (src/credential_usage.h).
+ *   usage_windows_cred_start()   at a start (from the saved image,
+ *                                converted if it was kept in windows)
+ *   usage_windows_cred_charge()  a job's decayed charge, as usage_raw's
+ *   usage_windows_cred_decay()   each cycle's decay factor
+ * The last two do nothing while the usage is kept in windows.  Locks as
+ * usage_windows_charge().
+ */
+void usage_windows_cred_start(const struct priority_conf *c, time_t now);
+void usage_windows_cred_charge(usage_cred_of cred_of, const void *job,
+			       long double amount, time_t t);
+void usage_windows_cred_decay(double factor);
+
+/*
  * usage_windows_fill_tree() - give every node of t (finished) a window
  * row (new associations), forget associations no longer in t (node_of()
  * gives an id's node, < 0 if none), and set t->usage[] to the

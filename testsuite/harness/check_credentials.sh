@@ -83,16 +83,27 @@ cmp -s "$v" "$work/cred-restart.view"
 check credentials_survive_restart_identically $? \
 	"$(diff "$v" "$work/cred-restart.view" | head -4)"
 
-# without usage_window= nothing is kept per credential, and it is said
+# without usage_window= the usage per credential decays by
+# PriorityDecayHalfLife, charged and decayed as usage_raw: John alone in
+# uid and gid 5001, his user and group shares are his RawUsage over the
+# root's after the last cycle, and every type sums to 100
 cred_fix cred-hl
 sed -i 's#usage_window=12:00:00,usage_depth=4,usage_decay=0.5,##' "$work/cred-hl.fix"
 ext_run cred-hl -D "$c/cred-hl" -v
+rc=$?
 cred_view cred-hl
-grep -q "usage per credential (user, group, account, qos, class) is kept only with usage_window=" \
-	"$work/ext-cred-hl.err" &&
-	grep -q "holds no usage per credential" "$work/cred-hl.view-err"
-check credentials_without_windows_are_said_not_kept $? \
-	"$(grep -a 'per credential' "$work/ext-cred-hl.err" | head -2); $(cat "$work/cred-hl.view-err")"
+v=$work/cred-hl.view
+want=$(awk -F'|' '$1 == "assoc" && $2 == 11 && $5 == "root" { root = $9 }
+	$1 == "assoc" && $2 == 11 && $5 == "john" { john = $9 }
+	END { if (root > 0) printf "%.2f", 100 * john / root }' "$work/ext-cred-hl.out")
+john=$(row "$v" USER 5001)
+[ $rc -eq 0 ] && [ -n "$want" ] && [ "$want" != "0.00" ] &&
+	grep -q "usage per credential (user, group, account, qos, class) decaying by PriorityDecayHalfLife, from now on" \
+		"$work/ext-cred-hl.err" &&
+	[ "${john%% *}" = "$want" ] && [ "$(row "$v" GROUP 5001 | cut -d' ' -f1)" = "$want" ] &&
+	[ -z "$(sums "$v" | awk '$3 != "100.00"')" ]
+check credentials_without_windows_decay_by_half_life_as_raw_usage $? \
+	"exit $rc; john '$john', RawUsage share $want; $(grep -a 'per credential' "$work/ext-cred-hl.err" | head -2); $(head -c 300 "$work/cred-hl.view-err")"
 
 # --- fs_import= (issue 27, migration): seed 003's John as Maui's files ---
 # John's and Mary's usage per window (oldest first: John 50, 10, 0, 60 of

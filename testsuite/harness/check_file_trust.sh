@@ -95,8 +95,9 @@ check esc_in_targets_file_reaches_the_log_as_x1b $? \
 	"exit $rc; $(grep -a treeshare "$e" | head -2 | od -c | head -4)"
 
 # Maui's other credentials and weights (issue 27) without usage_window=:
-# read and checked, logged as having no effect, and the factors are
-# root.targets' (bob's floor, group2's target).
+# read and checked, the usage per credential kept by half-life (logged),
+# and the tree's factors in sshare are root.targets' (bob's floor,
+# group2's target).
 {
 	cat "$t/root.targets"
 	printf 'user bob@* 30\ngroup physdept 20\nqos normal 10-\nclass debug fscap=10%%\n'
@@ -112,8 +113,8 @@ close "$(field "$r" 2 suzy 12)" "$g2" 1e-12 &&
 	diag="$diag suzy $(field "$r" 2 suzy 12) bob $(field "$r" 2 bob 12), want $g2 $bob;"
 grep -qF "fs_targets $t/cred.targets: 4 user@*, group, qos and class entries" "$e" ||
 	diag="$diag no '4 user@*, group, qos and class entries' line: $(grep -a treeshare "$e" | head -2);"
-grep -qF "is kept only with usage_window=; fs_*_weight have no effect without it" "$e" ||
-	diag="$diag no 'no effect without it' line;"
+grep -qF "usage per credential (user, group, account, qos, class) decaying by PriorityDecayHalfLife, from now on" "$e" ||
+	diag="$diag no 'decaying by PriorityDecayHalfLife' line;"
 [ $rc -eq 0 ] && [ -z "$diag" ]
-check credential_targets_and_weights_without_usage_window_change_no_factor $? \
+check credential_targets_and_weights_without_usage_window_keep_usage_by_half_life_and_the_tree_factors $? \
 	"exit $rc;$diag"

@@ -260,6 +260,87 @@ START_TEST(class_id_is_the_folded_fnv1a_of_the_partition_name)
 }
 END_TEST
 
+/*
+ * Half-life (no usage_window): a decay scales every credential and every
+ * total alike, so shares hold; a new charge then counts in full against
+ * the decayed past, as Slurm's usage_raw does (1 job of 100 then, after a
+ * half-life, 100 more: 50 + 100 of 50 + 300 + 100).  Bad factors are
+ * ignored, and nothing ever rolls.
+ */
+START_TEST(half_life_scales_every_credential_alike)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_cred_usage cu;
+	int c;
+
+	ck_assert_int_eq(ts_cred_usage_init_half_life(&cu, T0, &err), TS_OK);
+	ck_assert(ts_cred_usage_half_life(&cu));
+	charge(&cu, USERA, GROUPA, ACCTA, 1, 7, 100, T0);
+	charge(&cu, USERB, GROUPA, ACCTB, 1, 8, 300, T0);
+	ck_assert_double_eq_tol(ts_cred_usage_pct(&cu, TS_CRED_USER, USERA), 25,
+				1e-12);
+	ts_cred_usage_scale(&cu, 0.5);
+	ts_cred_usage_scale(&cu, NAN);
+	ts_cred_usage_scale(&cu, -1);
+	ts_cred_usage_scale(&cu, 2);
+	for (c = 0; c < TS_CRED_N; c++)
+		ck_assert(ts_windows_get_total(&cu.w[c], 0) == 200);
+	ck_assert_double_eq_tol(ts_cred_usage_pct(&cu, TS_CRED_CLASS, 7), 25,
+				1e-12);
+	charge(&cu, USERA, GROUPA, ACCTA, 1, 7, 100, T0 + 100 * (int64_t)DAY2);
+	ts_cred_usage_roll(&cu, T0 + 200 * (int64_t)DAY2);
+	ck_assert_double_eq_tol(ts_cred_usage_pct(&cu, TS_CRED_USER, USERA),
+				100.0 * 150 / 300, 1e-12);
+	ck_assert_double_eq_tol(ts_cred_usage_pct(&cu, TS_CRED_GROUP, GROUPA),
+				100, 1e-12);
+	ts_cred_usage_free(&cu);
+}
+END_TEST
+
+/*
+ * From windows to half-life and back, each credential keeps the share
+ * fair share saw: its decay-weighted usage over the weighted total.
+ * Windows of decay 0.5: USERA 10 now and 20 a window ago of totals 40
+ * and 40: (10 + 10) / (40 + 20) = 33.33 %.
+ */
+START_TEST(convert_keeps_the_weighted_share)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_cred_usage cu;
+
+	ck_assert_int_eq(ts_cred_usage_init(&cu, DAY2, 3, 0.5, T0, &err),
+			 TS_OK);
+	charge(&cu, USERA, GROUPA, ACCTA, 1, 7, 20, T0);
+	charge(&cu, USERB, GROUPA, ACCTA, 1, 7, 20, T0);
+	charge(&cu, USERA, GROUPA, ACCTA, 1, 7, 10, T0 + DAY2);
+	charge(&cu, USERB, GROUPA, ACCTA, 1, 7, 30, T0 + DAY2);
+	ck_assert_double_eq_tol(ts_cred_usage_pct(&cu, TS_CRED_USER, USERA),
+				100.0 / 3, 1e-12);
+	ck_assert(!ts_cred_usage_half_life(&cu));
+
+	ck_assert_int_eq(ts_cred_usage_convert(&cu, TS_CRED_HALF_LIFE_INTERVAL,
+					       1, 1.0, T0 + DAY2, &err),
+			 TS_OK);
+	ck_assert(ts_cred_usage_half_life(&cu));
+	ck_assert(ts_windows_get(&cu.w[TS_CRED_USER], USERA, 0) == 20);
+	ck_assert(ts_windows_get_total(&cu.w[TS_CRED_QOS], 0) == 60);
+	ck_assert_double_eq_tol(ts_cred_usage_pct(&cu, TS_CRED_USER, USERA),
+				100.0 / 3, 1e-12);
+
+	ck_assert_int_eq(
+		ts_cred_usage_convert(&cu, 3600, 4, 1.0, T0 + DAY2, &err),
+		TS_OK);
+	ck_assert(!ts_cred_usage_half_life(&cu));
+	ck_assert_uint_eq(cu.w[TS_CRED_CLASS].depth, 4);
+	ck_assert_double_eq_tol(ts_cred_usage_pct(&cu, TS_CRED_USER, USERA),
+				100.0 / 3, 1e-12);
+	ck_assert_int_eq(ts_cred_usage_convert(&cu, 0, 4, 1.0, T0, &err),
+			 TS_ERANGE);
+	ck_assert_uint_eq(cu.w[TS_CRED_CLASS].depth, 4);
+	ts_cred_usage_free(&cu);
+}
+END_TEST
+
 Suite *suite_credential_usage(void)
 {
 	Suite *s = suite_create("credential_usage");
@@ -273,6 +354,8 @@ Suite *suite_credential_usage(void)
 	tcase_add_test(tc, reconfigure_is_all_or_nothing);
 	tcase_add_test(
 		tc, random_jobs_every_category_sums_to_total_in_every_window);
+	tcase_add_test(tc, half_life_scales_every_credential_alike);
+	tcase_add_test(tc, convert_keeps_the_weighted_share);
 	suite_add_tcase(s, tc);
 	return s;
 }
