@@ -261,9 +261,11 @@ START_TEST(test_export_round_trip)
 	ck_assert_uint_eq(back.n, out.n);
 	ck_assert(back.total == 600000);
 	ck_assert_uint_eq(back.duration, DAY2);
+	ts_maui_fs_free(&out);
 	ck_assert_int_eq(
 		ts_maui_fs_export(&cu, 4, site_name, NULL, &out, &epoch, &err),
 		TS_ERANGE);
+	ck_assert_uint_eq(out.n, 0);
 	free(text);
 	ts_maui_fs_free(&back);
 	ts_maui_fs_free(&w.file);
