@@ -30,6 +30,9 @@
 #     Maui's component (100 x sum), computed here;
 #  3. formula="maui_fs+1000000" at a restart: each pending job's
 #     priority is 1000000 + 100 x sum, Maui's component, truncated;
+#  3b. usage_window= removed at a restart: the usage per credential
+#     decays by PriorityDecayHalfLife from the saved windows, and sprio's
+#     FAIRSHARE stays the same mapping (no job ran since step 2);
 #  4. a second QOS, lowq, with "qos lowq fscap=0%" (caps at once): bob's
 #     job in lowq pends with Priority=0 and the reason naming the QOS
 #     ("FairshareCap:qos:lowq=0.00%>=0%") in squeue and scontrol, while
@@ -53,6 +56,9 @@ CRED_WEIGHTS="100 10 20 30 40 5"
 # credential at the first restart, and only there
 CRED_HISTORY=$TS_CLUSTER_DIR/etc/maui-stats
 CRED_PARAMS="usage_window=1d,usage_depth=2,usage_decay=1,fs_targets=$CRED_FILE,fs_weight=100,fs_user_weight=10,fs_group_weight=20,fs_account_weight=30,fs_qos_weight=40,fs_class_weight=5,fs_import=$CRED_HISTORY"
+
+# the same without usage windows: usage per credential by half-life
+CRED_HALF_LIFE="fs_targets=$CRED_FILE,fs_weight=100,fs_user_weight=10,fs_group_weight=20,fs_account_weight=30,fs_qos_weight=40,fs_class_weight=5"
 
 # cred_cycles_since LINE - credential tables taken after LINE of the log.
 cred_cycles_since()
@@ -448,6 +454,25 @@ EOF
 		not_ok "$P: credentials: at a restart fs_import= is not read again, and formula=\"maui_fs+1000000\" gives each pending job 1000000 + Maui's component" \
 			"$CRED_MISMATCH" "$(cat "$snap/cred-3.err")" \
 			"$(tail -n "+$((line + 1))" "$CRED_LOG" | grep 'fs_import' | tail -n 3)"
+	fi
+
+	# --- 3b. without usage windows: half-life per credential -----------
+	# usage_window= removed at a restart: the saved windows become one
+	# value per credential (their decay-weighted usage), which decays by
+	# PriorityDecayHalfLife; no job has run since step 2, so every share,
+	# and sprio's FairShare, stays what sacct gives
+	line=$(wc -l <"$CRED_LOG")
+	if cred_restart "$CRED_HALF_LIFE" 2>"$snap/cred-3b.err" &&
+	   awk -v from="$line" 'NR > from && /usage per credential \(user, group, account, qos, class\) decaying by PriorityDecayHalfLife, from the saved one/ { found = 1 }
+		END { exit !found }' "$CRED_LOG" &&
+	   wait_for 90 "sprio's FAIRSHARE by half-life" \
+		cred_matches fs "$usage" "${pend[@]}" 2>>"$snap/cred-3b.err"; then
+		ok "$P: credentials: without usage_window= (a restart) the usage per credential decays by PriorityDecayHalfLife from the saved windows, and sprio's FAIRSHARE of every pending job stays the mapping of Maui's sum from sacct's CPU-seconds"
+	else
+		cred_matches fs "$usage" "${pend[@]}"
+		not_ok "$P: credentials: without usage_window= the usage per credential decays by half-life from the saved windows, FairShare as before" \
+			"$CRED_MISMATCH" "$(cat "$snap/cred-3b.err")" \
+			"$(tail -n "+$((line + 1))" "$CRED_LOG" | grep 'per credential' | tail -n 3)"
 	fi
 
 	# --- 4. a QOS at its fscap ----------------------------------------
