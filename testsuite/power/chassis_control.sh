@@ -57,11 +57,13 @@ power_set() {
 	local v=$1 how=$2	# how: hard | soft
 	if [ "$mode" = file ]; then
 		if [ "$v" = 1 ] || [ "$how" = hard ]; then
-			echo "$v" >"$dir/power.$node"
+			# a rename: "get power" never reads a file half written
+			echo "$v" >"$dir/power.$node.$$" &&
+				mv -f "$dir/power.$node.$$" "$dir/power.$node"
 			[ "$v" = 0 ] && note "off done"
 		elif [ ! -e "$dir/nosoft.$node" ]; then
 			# the OS's shutdown: 0.5 s, or what $dir/soft_off_secs says
-			detached bash -c "sleep $(cat "$dir/soft_off_secs" 2>/dev/null || echo 0.5); echo 0 >'$dir/power.$node'; echo \"\$(date +%s.%N) $node off done\" >>'$LOG'"
+			detached bash -c "sleep $(cat "$dir/soft_off_secs" 2>/dev/null || echo 0.5); echo 0 >'$dir/power.$node.soft' && mv -f '$dir/power.$node.soft' '$dir/power.$node'; echo \"\$(date +%s.%N) $node off done\" >>'$LOG'"
 		fi
 	elif [ "$v" = 1 ]; then
 		detached "$CLUSTER" --dir "$dir" node on "$node"
