@@ -6,9 +6,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "caps.h"
 #include "cred_shares.h"
+#include "id_hash.h"
 
 /* A row's usage: ts_cred_usage_pct() into 0..100, NaN as 0. */
 static double kept_pct(const struct ts_cred_usage *cu, enum ts_cred c,
@@ -149,25 +151,129 @@ static size_t fill_usage(struct ts_cred_share *row, size_t n, enum ts_cred c,
 	return capped;
 }
 
-/* An id's bit in tbits: the top 6 bits of a multiplicative hash. */
-static inline uint64_t id_bit(uint32_t id)
+/*
+ * The hash slots for targets rows: a power of two, at least 8 a row (a
+ * probe for an id with no target, most of a job's, meets an empty slot
+ * first 7 times in 8), 2 a row beyond 1024 rows; 0 for none.
+ */
+static size_t slot_count(size_t targets)
 {
-	return UINT64_C(1) << ((id * UINT32_C(0x9E3779B1)) >> 26);
+	size_t size = 8;
+
+	if (!targets)
+		return 0;
+	while (size < (targets > 1024 ? 2 : 8) * targets)
+		size *= 2;
+	return size;
 }
 
-/* The index of type c's rows with a target (room made before). */
-static void index_targets(struct ts_cred_shares *s, enum ts_cred c)
+/* Type c's rows with a target by id, n ids from 0: false if no memory. */
+static bool index_direct(struct ts_cred_shares *s, enum ts_cred c, size_t n)
 {
+	uint32_t *direct = s->direct[c];
 	size_t i;
 
-	s->tn[c] = 0;
-	s->tbits[c] = 0;
+	if (n > s->direct_cap[c]) {
+		if (!(direct = realloc(direct, n * sizeof(*direct))))
+			return false;
+		s->direct[c] = direct;
+		s->direct_cap[c] = n;
+	}
+	memset(direct, 0, n * sizeof(*direct));
+	for (i = 0; i < s->n[c]; i++)
+		if (s->row[c][i].target)
+			direct[s->row[c][i].id] = (uint32_t)(i + 1);
+	s->direct_n[c] = n;
+	return true;
+}
+
+/* Type c's rows with a target in its hash slots (room made before). */
+static void index_hash(struct ts_cred_shares *s, enum ts_cred c, size_t targets)
+{
+	size_t i, size = slot_count(targets), h;
+
+	s->slots[c] = size;
+	if (!size)
+		return;
+	memset(s->slot[c], 0, size * sizeof(*s->slot[c]));
 	for (i = 0; i < s->n[c]; i++) {
 		if (!s->row[c][i].target)
 			continue;
-		s->tbits[c] |= id_bit(s->row[c][i].id);
-		s->tid[c][s->tn[c]] = s->row[c][i].id;
-		s->trow[c][s->tn[c]++] = i;
+		h = ts_id_slot(s->row[c][i].id, size);
+		while (s->slot[c][h].row)
+			h = (h + 1) & (size - 1);
+		s->slot[c][h].id = s->row[c][i].id;
+		s->slot[c][h].row = (uint32_t)(i + 1);
+	}
+}
+
+/*
+ * The index of type c's rows with a target: direct when their ids are
+ * small (uids, gids, QOS and association ids mostly are) and memory is
+ * there, else hashed.
+ */
+static void index_targets(struct ts_cred_shares *s, enum ts_cred c)
+{
+	size_t i, targets = 0;
+	uint32_t max = 0;
+
+	s->direct_n[c] = 0;
+	s->slots[c] = 0;
+	for (i = 0; i < s->n[c]; i++) {
+		if (!s->row[c][i].target)
+			continue;
+		targets++;
+		if (s->row[c][i].id > max)
+			max = s->row[c][i].id;
+	}
+	if (targets && max < TS_CRED_DIRECT_IDS &&
+	    index_direct(s, c, (size_t)max + 1))
+		return;
+	index_hash(s, c, targets);
+}
+
+/* The row of id among type c's rows with a target, + 1; 0: none. */
+static inline uint32_t row_of(const struct ts_cred_shares *s, int c,
+			      uint32_t id)
+{
+	size_t size = s->slots[c], h;
+
+	if (s->direct_n[c])
+		return id < s->direct_n[c] ? s->direct[c][id] : 0;
+	if (!size)
+		return 0;
+	for (h = ts_id_slot(id, size); s->slot[c][h].row;
+	     h = (h + 1) & (size - 1))
+		if (s->slot[c][h].id == id)
+			return s->slot[c][h].row;
+	return 0;
+}
+
+/* Every row's terms under s->weighed and s->weighed_policy. */
+static void weigh_terms(struct ts_cred_shares *s)
+{
+	size_t i;
+	int c;
+
+	s->weighed_types = 0;
+	for (c = 0; c < TS_CRED_N; c++) {
+		double w = ts_cred_weight(s->weighed[c]);
+		struct ts_cred_terms *t = s->terms[c];
+
+		if (!t)
+			continue;
+		if (w > 0)
+			s->weighed_types |= 1u << c;
+		t[0] = (struct ts_cred_terms){ 0.0, 0.0 };
+		for (i = 0; i < s->n[c]; i++) {
+			const struct ts_cred_share *r = &s->row[c][i];
+
+			t[i + 1] = (struct ts_cred_terms){ 0.0, 0.0 };
+			if (r->target && w > 0)
+				t[i + 1] = (struct ts_cred_terms){
+					w * r->part[s->weighed_policy].factor, w
+				};
+		}
 	}
 }
 
@@ -179,9 +285,12 @@ static int grow_rows(struct ts_cred_shares *s, enum ts_cred c, size_t need,
 		     size_t targets, struct ts_error *err)
 {
 	struct ts_cred_share *tmp;
-	uint32_t *tid;
-	size_t *trow;
+	struct ts_cred_slot *slot;
+	struct ts_cred_terms *terms;
+	size_t slots = slot_count(targets);
 
+	if (need >= UINT32_MAX)
+		goto nomem;
 	if (need > s->cap[c]) {
 		tmp = realloc(s->row[c], need * sizeof(*tmp));
 		if (!tmp)
@@ -189,16 +298,19 @@ static int grow_rows(struct ts_cred_shares *s, enum ts_cred c, size_t need,
 		s->row[c] = tmp;
 		s->cap[c] = need;
 	}
-	if (targets > s->tcap[c]) {
-		tid = realloc(s->tid[c], targets * sizeof(*tid));
-		if (tid)
-			s->tid[c] = tid;
-		trow = tid ? realloc(s->trow[c], targets * sizeof(*trow))
-			   : NULL;
-		if (!trow)
+	if (slots > s->slot_cap[c]) {
+		slot = realloc(s->slot[c], slots * sizeof(*slot));
+		if (!slot)
 			goto nomem;
-		s->trow[c] = trow;
-		s->tcap[c] = targets;
+		s->slot[c] = slot;
+		s->slot_cap[c] = slots;
+	}
+	if (need + 1 > s->terms_cap[c]) {
+		terms = realloc(s->terms[c], (need + 1) * sizeof(*terms));
+		if (!terms)
+			goto nomem;
+		s->terms[c] = terms;
+		s->terms_cap[c] = need + 1;
 	}
 	return TS_OK;
 nomem:
@@ -252,6 +364,7 @@ int ts_cred_shares_take(struct ts_cred_shares *s,
 		unresolved +=
 			fill_type_rows(s, (enum ts_cred)c, cu, tg, id_of, arg);
 	s->unresolved = unresolved;
+	weigh_terms(s);
 	return TS_OK;
 }
 
@@ -287,27 +400,60 @@ void ts_cred_shares_job(const struct ts_cred_shares *s,
 	int c;
 
 	for (c = 0; c < TS_CRED_N; c++) {
-		size_t lo = 0, hi = s ? s->tn[c] : 0;
+		uint32_t r = s ? row_of(s, c, ids[c]) : 0;
 
-		part[c] = NULL;
-		/* the rows with a target: a few, often none */
-		if (!s || !(s->tbits[c] & id_bit(ids[c])))
-			continue;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			uint32_t id = s->tid[c][mid];
-
-			if (id == ids[c]) {
-				part[c] = &s->row[c][s->trow[c][mid]].part[p];
-				break;
-			}
-			if (id < ids[c])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		part[c] = r ? &s->row[c][r - 1].part[p] : NULL;
 	}
 	ts_cred_fs_parts(part, weight, fs_weight, out);
+}
+
+void ts_cred_shares_weigh(struct ts_cred_shares *s,
+			  const double weight[TS_CRED_N],
+			  enum ts_fs_policy policy)
+{
+	int c;
+
+	s->weighed_policy = policy == TS_FS_POLICY_RATIO
+				    ? TS_FS_POLICY_RATIO
+				    : TS_FS_POLICY_DIFFERENCE;
+	for (c = 0; c < TS_CRED_N; c++)
+		s->weighed[c] = weight[c];
+	weigh_terms(s);
+}
+
+/*
+ * Type c's terms for credential id into *mean and *weights; a
+ * credential without a target or weight adds terms[c][0], 0.
+ */
+static inline __attribute__((always_inline)) void
+add_terms(const struct ts_cred_shares *s, int c, uint32_t id, double *mean,
+	  double *weights)
+{
+	const struct ts_cred_terms *t;
+
+	if (!(s->weighed_types & (1u << c)))
+		return;
+	t = &s->terms[c][row_of(s, c, id)];
+	*mean += t->mean_term;
+	*weights += t->weight;
+}
+
+double ts_cred_shares_factor(const struct ts_cred_shares *s,
+			     const uint32_t ids[TS_CRED_N])
+{
+	double mean = 0.0, weights = 0.0;
+
+	/*
+	 * ts_cred_fs_parts()'s sums in its order (adding 0 changes none),
+	 * written out: a loop costs a job more than its lookups.
+	 */
+	_Static_assert(TS_CRED_N == 5, "one add_terms() a type");
+	add_terms(s, TS_CRED_USER, ids[TS_CRED_USER], &mean, &weights);
+	add_terms(s, TS_CRED_GROUP, ids[TS_CRED_GROUP], &mean, &weights);
+	add_terms(s, TS_CRED_ACCOUNT, ids[TS_CRED_ACCOUNT], &mean, &weights);
+	add_terms(s, TS_CRED_QOS, ids[TS_CRED_QOS], &mean, &weights);
+	add_terms(s, TS_CRED_CLASS, ids[TS_CRED_CLASS], &mean, &weights);
+	return ts_cred_factor_of(mean, weights);
 }
 
 const struct ts_cred_share *
@@ -366,14 +512,19 @@ void ts_cred_shares_free(struct ts_cred_shares *s)
 		return;
 	for (c = 0; c < TS_CRED_N; c++) {
 		free(s->row[c]);
-		free(s->tid[c]);
-		free(s->trow[c]);
+		free(s->slot[c]);
+		free(s->direct[c]);
+		free(s->terms[c]);
 		s->row[c] = NULL;
-		s->tid[c] = NULL;
-		s->trow[c] = NULL;
-		s->n[c] = s->cap[c] = s->tn[c] = s->tcap[c] = 0;
-		s->tbits[c] = 0;
+		s->slot[c] = NULL;
+		s->direct[c] = NULL;
+		s->terms[c] = NULL;
+		s->n[c] = s->cap[c] = s->slots[c] = s->slot_cap[c] = 0;
+		s->direct_n[c] = s->direct_cap[c] = s->terms_cap[c] = 0;
+		s->weighed[c] = 0.0;
 	}
+	s->weighed_policy = TS_FS_POLICY_DIFFERENCE;
+	s->weighed_types = 0;
 	s->unresolved = 0;
 	s->n_capped = 0;
 }

@@ -8,7 +8,7 @@
  * file names credentials; the names are resolved to ids once a cycle,
  * through the caller's callback (the plugin: getpwnam, getgrnam, the
  * account's association, the QOS id, ts_cred_class_id()), so a job costs
- * five binary searches and no allocation.
+ * five lookups by id (an array or a hash) and no allocation.
  *
  * The rows of a type, in strictly rising id order (one row an id):
  *   every id the usage keeps, at ts_cred_usage_pct() (its share may have
@@ -59,6 +59,24 @@ struct ts_cred_share {
 	struct ts_cred_part part[2];
 };
 
+/* A hash slot of a type's index: an id with a target and its row. */
+struct ts_cred_slot {
+	uint32_t id;
+	uint32_t row; /* its index in row[c], + 1; 0: the slot is empty */
+};
+
+/*
+ * A row's terms of a job's factor under the weights last weighed: with
+ * a target and a weight > 0, weight x factor and the weight; else 0.
+ */
+struct ts_cred_terms {
+	double mean_term;
+	double weight;
+};
+
+/* Ids below this are indexed directly (4 bytes an id, at most 256 KiB). */
+#define TS_CRED_DIRECT_IDS 65536
+
 struct ts_cred_shares {
 	struct ts_cred_share *row[TS_CRED_N]; /* n[c] rows of type c */
 	size_t n[TS_CRED_N];
@@ -66,24 +84,28 @@ struct ts_cred_shares {
 	size_t unresolved;     /* target names id_of did not know */
 	size_t n_capped;       /* rows capped, accounts left out */
 	/*
-	 * Per type, the rows with a target, all a job's sum looks up:
-	 * their ids rising (tid) and their places in row (trow).
+	 * Per type, the rows with a target, all a job's sum looks up, by
+	 * id: direct[c][id] (row + 1; 0: none) for ids below direct_n[c]
+	 * when every such id is below TS_CRED_DIRECT_IDS, else slots[c]
+	 * hash slots (a power of two; 0: no row has a target).
 	 */
-	uint32_t *tid[TS_CRED_N];
-	size_t *trow[TS_CRED_N];
-	size_t tn[TS_CRED_N], tcap[TS_CRED_N];
-	/* a bit per tid hash (ts_cred_shares_bit()): most ids miss on it */
-	uint64_t tbits[TS_CRED_N];
+	uint32_t *direct[TS_CRED_N];
+	size_t direct_n[TS_CRED_N], direct_cap[TS_CRED_N];
+	struct ts_cred_slot *slot[TS_CRED_N];
+	size_t slots[TS_CRED_N], slot_cap[TS_CRED_N];
+	/* terms[c][row + 1]; terms[c][0], no row, is 0 */
+	struct ts_cred_terms *terms[TS_CRED_N];
+	size_t terms_cap[TS_CRED_N];
+	/* the weights and policy the terms are of (0: none yet) */
+	double weighed[TS_CRED_N];
+	enum ts_fs_policy weighed_policy;
+	unsigned weighed_types; /* bit c: weighed[c] > 0, terms[c] held */
 };
 
-/* Every array NULL, every count 0. */
+/* Every array NULL, every count 0, weighed with weights 0. */
 #define TS_CRED_SHARES_INIT                                                    \
 	{                                                                      \
-		{ NULL }, { 0 }, { 0 }, 0, 0, { NULL }, { NULL }, { 0 },       \
-			{ 0 },                                                 \
-		{                                                              \
-			0                                                      \
-		}                                                              \
+		.n_capped = 0                                                  \
 	}
 
 /*
@@ -105,6 +127,25 @@ int ts_cred_shares_take(struct ts_cred_shares *s,
 			const struct ts_cred_usage *cu,
 			const struct ts_targets *tg, ts_cred_id_of id_of,
 			void *arg, struct ts_error *err);
+
+/*
+ * ts_cred_shares_weigh() - the weights (FS<TYPE>WEIGHT) and policy of
+ * the jobs' factors ts_cred_shares_factor() gives, until the next weigh;
+ * a take keeps them.  Allocates nothing.
+ */
+void ts_cred_shares_weigh(struct ts_cred_shares *s,
+			  const double weight[TS_CRED_N],
+			  enum ts_fs_policy policy);
+
+/*
+ * ts_cred_shares_factor() - a job's factor, the same double as
+ * ts_cred_shares_job()'s under the weights s was weighed with (its
+ * FSWEIGHT does not change a factor), from the terms the weigh kept:
+ * no delta, sum or component.  The priority pass's path: it looks up
+ * only the types with a weight.
+ */
+double ts_cred_shares_factor(const struct ts_cred_shares *s,
+			     const uint32_t ids[TS_CRED_N]);
 
 /*
  * ts_cred_shares_find() - the row of id of type c (binary search), or

@@ -38,10 +38,9 @@ double ts_cred_delta(const struct ts_target *tg, double usage_pct,
 	return d;
 }
 
-/* A weight as the component uses it: a non-finite one is 0. */
-static double weight_of(double w)
+double ts_cred_weight(double weight)
 {
-	return isfinite(w) ? w : 0.0;
+	return isfinite(weight) ? weight : 0.0;
 }
 
 /* Huge finite weights can overflow a product: the largest finite. */
@@ -73,7 +72,7 @@ void ts_cred_fs_parts(const struct ts_cred_part *const part[TS_CRED_N],
 		out->delta[c] = 0.0;
 		if (!part[c])
 			continue; /* no target: delta 0, no factor */
-		w = weight_of(weight[c]);
+		w = ts_cred_weight(weight[c]);
 		out->delta[c] = part[c]->delta;
 		out->sum += w * out->delta[c];
 		if (w > 0) {
@@ -82,10 +81,15 @@ void ts_cred_fs_parts(const struct ts_cred_part *const part[TS_CRED_N],
 		}
 	}
 	out->sum = bounded(out->sum);
-	out->component = bounded(weight_of(fs_weight) * out->sum);
-	out->factor = 0.5;
-	if (weights > 0 && isfinite(mean / weights))
-		out->factor = clamp(mean / weights, 0, 1);
+	out->component = bounded(ts_cred_weight(fs_weight) * out->sum);
+	out->factor = ts_cred_factor_of(mean, weights);
+}
+
+double ts_cred_factor_of(double mean, double weights)
+{
+	if (!(weights > 0) || !isfinite(mean / weights))
+		return 0.5;
+	return clamp(mean / weights, 0, 1);
 }
 
 void ts_cred_fs(const struct ts_cred_term term[TS_CRED_N], double fs_weight,

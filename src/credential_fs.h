@@ -75,6 +75,20 @@ void ts_cred_part_of(const struct ts_target *tg, double usage_pct,
 		     enum ts_fs_policy policy, struct ts_cred_part *out);
 
 /*
+ * ts_cred_weight() - weight as the component uses it: a non-finite one
+ * is 0.
+ */
+double ts_cred_weight(double weight);
+
+/*
+ * ts_cred_factor_of() - the factor from the sum over a job's credentials
+ * with a target and a weight > 0 of weight x factor (mean) and of weight
+ * (weights): their mean clipped into 0..1; 0.5 when weights is not > 0
+ * or the mean not finite.
+ */
+double ts_cred_factor_of(double mean, double weights);
+
+/*
  * ts_cred_fs_parts() - ts_cred_fs() from each credential's part
  * (part[c] NULL: no target), weighted weight[c], with FSWEIGHT
  * fs_weight, into *out: the same figures, bit for bit.

@@ -88,6 +88,7 @@ struct ts_targets {
 	size_t n, cap;
 	size_t n_fscap, n_target;
 	size_t n_cred[TS_CRED_N]; /* entries of each credential type */
+	size_t n_assoc_user;	  /* user NAME and user NAME@ACCOUNT entries */
 	char *strings;
 	size_t strings_len, strings_cap;
 	size_t *index;	   /* entry + 1; 0 is empty */
@@ -592,6 +593,8 @@ static int parse_target_line(struct ts_targets *tg, const char *s, size_t len,
 			dup->target.line ? dup->target.line : dup->fscap.line);
 	if (kind != KIND_ASSOC_USER)
 		tg->n_cred[kind_cred(kind)]++;
+	else
+		tg->n_assoc_user++;
 	return add_entry(tg, kind, &nm, &t, &c, line, err);
 }
 
@@ -773,6 +776,17 @@ size_t ts_targets_cred_each_fscap(const struct ts_targets *tg, enum ts_cred c,
 	return calls;
 }
 
+/* User node i's own target: user NAME@ACCOUNT, else user NAME. */
+static const struct ts_target *user_own(const struct ts_targets *tg,
+					const struct ts_tree *t, size_t i)
+{
+	const char *account = ts_tree_name(t, (size_t)t->parent[i]);
+	const struct ts_target *found =
+		ts_targets_find(tg, 1, ts_tree_name(t, i), account);
+
+	return found ? found : ts_targets_find(tg, 1, ts_tree_name(t, i), NULL);
+}
+
 const struct ts_target *ts_targets_applicable(const struct ts_targets *tg,
 					      const struct ts_tree *t, size_t i,
 					      long *from)
@@ -785,12 +799,7 @@ const struct ts_target *ts_targets_applicable(const struct ts_targets *tg,
 	if (!tg || i == 0 || i >= t->n)
 		return NULL;
 	if (t->is_user[i]) {
-		const char *account = ts_tree_name(t, (size_t)t->parent[i]);
-
-		found = ts_targets_find(tg, 1, ts_tree_name(t, i), account);
-		if (!found)
-			found = ts_targets_find(tg, 1, ts_tree_name(t, i),
-						NULL);
+		found = user_own(tg, t, i);
 		p = t->parent[i];
 	} else {
 		p = (long)i;
@@ -812,6 +821,32 @@ const struct ts_target *ts_targets_applicable(const struct ts_targets *tg,
 	return NULL;
 }
 
+/*
+ * ts_targets_applicable() of node i, its parent's done (from[parent]
+ * set): its own entry, else its parent's target.  A pass over the tree
+ * so looks up each node once, and a user only when an entry names one.
+ */
+static const struct ts_target *
+applicable_after_parent(const struct ts_targets *tg, const struct ts_tree *t,
+			size_t i, long *from)
+{
+	const struct ts_target *own;
+	long p = t->parent[i];
+
+	if (t->is_user[i])
+		own = tg->n_assoc_user ? user_own(tg, t, i) : NULL;
+	else
+		own = ts_targets_find(tg, 0, ts_tree_name(t, i), NULL);
+	if (own) {
+		from[i] = (long)i;
+		return own;
+	}
+	from[i] = p > 0 ? from[p] : TS_NO_NODE;
+	if (from[i] == TS_NO_NODE)
+		return NULL;
+	return ts_targets_find(tg, 0, ts_tree_name(t, (size_t)from[i]), NULL);
+}
+
 size_t ts_targets_apply(const struct ts_targets *tg, const struct ts_tree *t,
 			const long double *usage_norm, enum ts_fs_policy policy,
 			double *fs_factor, long *from)
@@ -820,11 +855,16 @@ size_t ts_targets_apply(const struct ts_targets *tg, const struct ts_tree *t,
 
 	for (i = 0; i < t->n; i++) {
 		long src;
-		const struct ts_target *tt =
-			ts_targets_applicable(tg, t, i, &src);
+		const struct ts_target *tt;
 
-		if (from)
-			from[i] = src;
+		if (from && tg && i > 0) {
+			tt = applicable_after_parent(tg, t, i, from);
+			src = from[i];
+		} else {
+			tt = ts_targets_applicable(tg, t, i, &src);
+			if (from)
+				from[i] = src;
+		}
 		if (!tt)
 			continue;
 		fs_factor[i] = ts_targets_factor(

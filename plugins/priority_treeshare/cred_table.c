@@ -50,6 +50,8 @@ static struct part_class *parts;
 static size_t n_parts;
 static time_t parts_stamp;
 static bool parts_valid;
+/* the conf generation the table was last weighed for; 0: none */
+static unsigned weighed_generation;
 /* table.n_capped as published, for lock-free fast paths */
 static size_t n_capped;
 
@@ -206,12 +208,15 @@ static void take_table(const struct priority_conf *c)
 
 	if (!c->cred_usage) {
 		ts_cred_shares_free(&table);
+		weighed_generation = 0;
 		__atomic_store_n(&n_capped, 0, __ATOMIC_RELAXED);
 		return;
 	}
 	if (usage_windows_cred_shares(
 		    &table, tg, names_of == tg ? resolved_id : NULL, NULL))
 		return;
+	ts_cred_shares_weigh(&table, c->cred_weight, c->fs_policy);
+	weighed_generation = c->generation;
 	__atomic_store_n(&n_capped, table.n_capped, __ATOMIC_RELAXED);
 	/* clang-format off */
 	log_flag(PRIO,
@@ -295,19 +300,40 @@ static uint32_t class_of(const part_record_t *part)
 	return ts_cred_class_id(part->name);
 }
 
+/* job's credential ids in part (NULL: as credential_ids.h) into *ids. */
+static void job_ids(const job_record_t *job, const part_record_t *part,
+		    struct ts_cred_ids *ids)
+{
+	if (!part)
+		part = job->part_ptr;
+	if (part)
+		cred_ids_of_job_class(job, class_of(part), ids);
+	else
+		cred_ids_of_job(job, ids);
+}
+
 void cred_table_job(const struct priority_conf *c, const job_record_t *job,
 		    const part_record_t *part, struct ts_cred_fs *out)
 {
 	struct ts_cred_ids ids;
 
-	if (!part)
-		part = job->part_ptr;
-	if (part)
-		cred_ids_of_job_class(job, class_of(part), &ids);
-	else
-		cred_ids_of_job(job, &ids);
+	job_ids(job, part, &ids);
 	ts_cred_shares_job(&table, ids.id, c->cred_weight, c->fs_weight,
 			   c->fs_policy, out);
+}
+
+double cred_table_job_factor(const struct priority_conf *c,
+			     const job_record_t *job, const part_record_t *part)
+{
+	struct ts_cred_fs out;
+	struct ts_cred_ids ids;
+
+	job_ids(job, part, &ids);
+	if (weighed_generation == c->generation)
+		return ts_cred_shares_factor(&table, ids.id);
+	ts_cred_shares_job(&table, ids.id, c->cred_weight, c->fs_weight,
+			   c->fs_policy, &out);
+	return out.factor;
 }
 
 const char *cred_table_cap_reason(const job_record_t *job, char *buf,
@@ -334,6 +360,7 @@ bool cred_table_capped(void)
 void cred_table_fini(void)
 {
 	ts_cred_shares_free(&table);
+	weighed_generation = 0;
 	free(parts);
 	parts = NULL;
 	n_parts = 0;

@@ -48,6 +48,15 @@ void cred_table_job(const struct priority_conf *c, const job_record_t *job,
 		    const part_record_t *part, struct ts_cred_fs *out);
 
 /*
+ * cred_table_job_factor() - cred_table_job()'s factor alone, the same
+ * double; from the terms the table was weighed with at its update when
+ * c's weights and policy are still those (the priority pass's path).
+ */
+double cred_table_job_factor(const struct priority_conf *c,
+			     const job_record_t *job,
+			     const part_record_t *part);
+
+/*
  * cred_table_cap_reason() - why job may not start when one of its
  * credentials (user NAME@*, Unix group, QOS, partition; its account's
  * cap is the association tree's, cap_hold.h) is at or over its fscap=:

@@ -105,38 +105,56 @@ needs_write:
 }
 
 /*
+ * Whether Maui's fair share applies to job: not without fair share,
+ * usage per credential, or the job's association.
+ */
+static bool cred_fs_applies(const struct priority_conf *c,
+			    const job_record_t *job)
+{
+	return c->cred_usage && c->calc_fairshare && job->assoc_ptr;
+}
+
+/*
  * Maui's fair share of job in part (NULL: where it runs or was sent)
- * into *cf (cred_table.h).  RET false when it does not apply: no fair
- * share, no usage per credential, or a job without an association.
+ * into *cf (cred_table.h).  RET false when it does not apply.
  */
 static bool job_cred_fs(const struct priority_conf *c, job_record_t *job,
 			part_record_t *part, struct ts_cred_fs *cf)
 {
-	if (!c->cred_usage || !c->calc_fairshare || !job->assoc_ptr)
+	if (!cred_fs_applies(c, job))
 		return false;
 	cred_table_job(c, job, part, cf);
 	return true;
+}
+
+/* job_cred_fs()'s factor alone, or -1 when it does not apply. */
+static double job_cred_factor(const struct priority_conf *c, job_record_t *job,
+			      part_record_t *part)
+{
+	if (!cred_fs_applies(c, job))
+		return -1.0;
+	return cred_table_job_factor(c, job, part);
 }
 
 double job_prio_part_fs(const struct priority_conf *c,
 			const struct ts_prio_config *p, job_record_t *job,
 			part_record_t *part, double fs)
 {
-	struct ts_cred_fs cf;
+	double f;
 
-	if (!c->cred_fs || !p->w_fs || !job_cred_fs(c, job, part, &cf))
+	if (!c->cred_fs || !p->w_fs || (f = job_cred_factor(c, job, part)) < 0)
 		return fs;
-	return cf.factor * (double)p->w_fs;
+	return f * (double)p->w_fs;
 }
 
 /* The job's FairShare factor: Maui's per credential, else the tree's. */
 static double job_fair_share(const struct priority_conf *c, job_record_t *job,
 			     struct fs_memo *memo)
 {
-	struct ts_cred_fs cf;
+	double f;
 
-	if (c->cred_fs && job_cred_fs(c, job, job->part_ptr, &cf))
-		return cf.factor;
+	if (c->cred_fs && (f = job_cred_factor(c, job, job->part_ptr)) >= 0)
+		return f;
 	return job_fs(c, job, memo);
 }
 
@@ -429,6 +447,12 @@ struct weighted_part {
 	job_record_t *job;
 	const struct ts_prio_job *snap;
 	const struct ts_prio_factors *f;
+	/*
+	 * The weighted FairShare in own_part (the job's, f's; NULL: not
+	 * known) and in last_part, the last other one asked for.
+	 */
+	const part_record_t *own_part, *last_part;
+	double last_fs;
 };
 
 static void weighted_part_priority(const struct part_qos *pq, void *arg)
@@ -436,7 +460,14 @@ static void weighted_part_priority(const struct part_qos *pq, void *arg)
 	struct weighted_part *wp = arg;
 	struct ts_prio_factors f = *wp->f;
 
-	f.fs = job_prio_part_fs(wp->c, wp->p, wp->job, pq->part, f.fs);
+	if (wp->c->cred_fs && pq->part != wp->own_part) {
+		if (pq->part != wp->last_part) {
+			wp->last_fs = job_prio_part_fs(wp->c, wp->p, wp->job,
+						       pq->part, f.fs);
+			wp->last_part = pq->part;
+		}
+		f.fs = wp->last_fs;
+	}
 	part_priority(wp->p, wp->job, wp->snap, &f, pq->part,
 		      job_prio_qos_term(wp->p, pq->qos, wp->f->qos), pq->array,
 		      pq->k);
@@ -451,6 +482,10 @@ static void part_priorities(const struct priority_conf *c,
 	struct weighted_part wp = {
 		.c = c, .p = p, .job = job, .snap = snap, .f = f
 	};
+
+	/* f->fs is the one of the partition the job is in (job_snapshot) */
+	if (c->need_fs)
+		wp.own_part = job->part_ptr;
 
 	each_part(job, weighted_part_priority, &wp);
 }

@@ -143,8 +143,9 @@ fi
 # libslurmfull's (unversioned: libc's carry a version), and the globals it
 # defines for itself (plugin_* and libslurmfull's aside).  The harness
 # also exports the clock, pthread_join, part_list, the state-file lock and
-# assoc_mgr's lock and unlock, timed for make bench (docs/ts-harness.1,
-# STUBBED SLURMCTLD SYMBOLS).
+# assoc_mgr's lock and unlock, timed for make bench, and last_part_update,
+# which treeshare reads on every release and 22.05's multifactor does not
+# (docs/ts-harness.1, STUBBED SLURMCTLD SYMBOLS).
 deb=${TH_DEB_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
 
 # --- the reference is the release's own multifactor ---------------------
@@ -183,7 +184,7 @@ need=$( {
 		awk '$2 ~ /^[BDG]$/ && $3 !~ /^plugin_/ { print $3 }' | sort -u |
 		comm -23 - <(echo "$full")
 } | grep -v '^_' | sort -u)
-extra="assoc_mgr_lock assoc_mgr_unlock clock_gettime gettimeofday lock_state_files part_list pthread_join time unlock_state_files"
+extra="assoc_mgr_lock assoc_mgr_unlock clock_gettime gettimeofday last_part_update lock_state_files part_list pthread_join time unlock_state_files"
 have=$(syms --defined-only "$bin" | grep -v '^_')
 missing=$(comm -23 <(echo "$need") <(echo "$have") | tr '\n' ' ')
 unneeded=$(comm -13 <(echo "$need") <(echo "$have") |

@@ -13,7 +13,9 @@
  * and it defines job_list, last_job_update, cluster_cpus,
  * slurmctld_tres_cnt, accounting_enforce and acct_db_conn (24.11: and
  * last_part_update) itself, so that it also loads in sshare, while
- * slurmctld's definitions take precedence when it runs there.  In 24.11
+ * slurmctld's definitions take precedence when it runs there.
+ * treeshare reads last_part_update (weak) on every release, as every
+ * slurmctld has it, so the harness exports it on every release.  In 24.11
  * lock_state_files() and unlock_state_files() are libslurmfull's, called
  * by its save_buf_to_state(); the harness still defines them, to see a
  * cycle end, and they take precedence over libslurmfull's as the clock
@@ -48,7 +50,7 @@
 list_t *job_list = NULL;	 /* the harness's jobs, fixture order */
 list_t *part_list = NULL;	 /* the harness's partitions */
 time_t last_job_update = 0;	 /* set by the plugin on a change */
-time_t last_part_update = 0;	 /* partitions never change (24.11) */
+time_t last_part_update = 0;	 /* partitions never change */
 uint32_t cluster_cpus = NO_VAL;	 /* != NO_VAL: "running in slurmctld" */
 int slurmctld_tres_cnt = 0;	 /* g_tres_count once TRES are loaded */
 uint16_t accounting_enforce = 0; /* AccountingStorageEnforce bits */

@@ -408,6 +408,96 @@ START_TEST(random_tables_sorted_and_factor_bounded)
 }
 END_TEST
 
+/* id_of() moved up by *arg: ids past TS_CRED_DIRECT_IDS are hashed. */
+static uint32_t id_of_shifted(enum ts_cred c, const char *name, void *arg)
+{
+	int calls = 0;
+	uint32_t id = id_of(c, name, &calls);
+
+	return id == TS_CRED_ID_NONE ? id : id + *(const uint32_t *)arg;
+}
+
+/*
+ * The priority pass's path, ts_cred_shares_factor() after a weigh, gives
+ * the same double as ts_cred_shares_job()'s factor, for every job of
+ * random tables indexed directly (small ids) and hashed (ids from 2^20
+ * and near 2^32), after a take that keeps the weighing too; unweighed,
+ * every job is on target (0.5).
+ */
+START_TEST(weighed_factor_is_the_jobs_bit_for_bit)
+{
+	static const uint32_t shift[] = { 0, UINT32_C(1) << 20,
+					  UINT32_C(0xfffff000) };
+	static const char *const kinds[TS_CRED_N] = { "user", "group",
+						      "account", "qos",
+						      "class" };
+	static const char *const names[] = { "A", "B", "C", "D", "E", "idle" };
+	struct ts_cred_shares s = TS_CRED_SHARES_INIT;
+	const uint32_t none[TS_CRED_N] = { 1, 2, 3, 4, 5 };
+	unsigned seed = 2701;
+	int round, c, k;
+
+	ck_assert(ts_cred_shares_factor(&s, none) == 0.5);
+	for (round = 0; round < 300; round++) {
+		struct ts_error err = TS_ERROR_INIT;
+		uint32_t off = shift[round % 3], job[TS_CRED_N];
+		enum ts_fs_policy policy = rand_r(&seed) % 2 ? RATIO : DIFF;
+		double weight[TS_CRED_N], fast;
+		struct ts_cred_usage cu;
+		struct ts_targets *tg;
+		char text[1024] = "";
+		struct ts_cred_fs fs;
+		size_t i;
+
+		usage_init(&cu);
+		for (k = rand_r(&seed) % 10; k > 0; k--)
+			charge(&cu, USER_A + off, GROUP_B + off,
+			       rand_r(&seed) % 2 ? ACCOUNT_C + off : OTHER,
+			       QOS_D + off, CLASS_E + off,
+			       1 + rand_r(&seed) % 1000);
+		charge(&cu, OTHER, OTHER, OTHER, OTHER, OTHER, 100);
+		for (c = 0; c < TS_CRED_N; c++) {
+			for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+				if (rand_r(&seed) % 2)
+					snprintf(text + strlen(text),
+						 sizeof(text) - strlen(text),
+						 "%s %s%s %d%s\n", kinds[c],
+						 names[i], c ? "" : "@*",
+						 rand_r(&seed) % 101,
+						 rand_r(&seed) % 2 ? "" : "+");
+			/* some 0, some negative, one not finite */
+			weight[c] = (double)(rand_r(&seed) % 7) - 2;
+		}
+		if (round % 10 == 9)
+			weight[rand_r(&seed) % TS_CRED_N] = NAN;
+		tg = parse_ok(text);
+		ts_cred_shares_weigh(&s, weight, policy);
+		ck_assert_int_eq(ts_cred_shares_take(&s, &cu, tg, id_of_shifted,
+						     &off, &err),
+				 TS_OK);
+		for (k = 0; k < 40; k++) {
+			job[TS_CRED_USER] =
+				(rand_r(&seed) % 2 ? USER_A : OTHER) + off;
+			job[TS_CRED_GROUP] =
+				rand_r(&seed) % 2 ? GROUP_B + off : 77 + off;
+			job[TS_CRED_ACCOUNT] =
+				ACCOUNT_C + off + rand_r(&seed) % 2;
+			job[TS_CRED_QOS] = QOS_D + off * (rand_r(&seed) % 2);
+			job[TS_CRED_CLASS] = CLASS_E + off;
+			ts_cred_shares_job(&s, job, weight, 100, policy, &fs);
+			fast = ts_cred_shares_factor(&s, job);
+			ck_assert_msg(!memcmp(&fast, &fs.factor, sizeof(fast)),
+				      "round %d: %.17g, not %.17g", round, fast,
+				      fs.factor);
+		}
+		ts_cred_usage_free(&cu);
+		ts_targets_free(tg);
+	}
+	ts_cred_shares_free(&s);
+	ck_assert(ts_cred_shares_factor(&s, none) == 0.5);
+}
+END_TEST
+
 /*
  * Feasibility caps on credentials (caps.h's rule: at or over the cap):
  * Moab's usage with user A@* fscap=45 (absolute: A's weighted usage is
@@ -497,6 +587,7 @@ Suite *suite_cred_shares(void)
 	tcase_add_test(tc, null_usage_and_targets_give_empty_table_and_half);
 	tcase_add_test(tc, on_target_gives_half);
 	tcase_add_test(tc, random_tables_sorted_and_factor_bounded);
+	tcase_add_test(tc, weighed_factor_is_the_jobs_bit_for_bit);
 	tcase_add_test(tc,
 		       credential_caps_hold_at_or_over_and_name_the_credential);
 	suite_add_tcase(s, tc);
