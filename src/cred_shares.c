@@ -232,23 +232,6 @@ static void index_targets(struct ts_cred_shares *s, enum ts_cred c)
 	index_hash(s, c, targets);
 }
 
-/* The row of id among type c's rows with a target, + 1; 0: none. */
-static inline uint32_t row_of(const struct ts_cred_shares *s, int c,
-			      uint32_t id)
-{
-	size_t size = s->slots[c], h;
-
-	if (s->direct_n[c])
-		return id < s->direct_n[c] ? s->direct[c][id] : 0;
-	if (!size)
-		return 0;
-	for (h = ts_id_slot(id, size); s->slot[c][h].row;
-	     h = (h + 1) & (size - 1))
-		if (s->slot[c][h].id == id)
-			return s->slot[c][h].row;
-	return 0;
-}
-
 /* Every row's terms under s->weighed and s->weighed_policy. */
 static void weigh_terms(struct ts_cred_shares *s)
 {
@@ -400,7 +383,7 @@ void ts_cred_shares_job(const struct ts_cred_shares *s,
 	int c;
 
 	for (c = 0; c < TS_CRED_N; c++) {
-		uint32_t r = s ? row_of(s, c, ids[c]) : 0;
+		uint32_t r = s ? ts_cred_shares_row(s, c, ids[c]) : 0;
 
 		part[c] = r ? &s->row[c][r - 1].part[p] : NULL;
 	}
@@ -421,39 +404,17 @@ void ts_cred_shares_weigh(struct ts_cred_shares *s,
 	weigh_terms(s);
 }
 
-/*
- * Type c's terms for credential id into *mean and *weights; a
- * credential without a target or weight adds terms[c][0], 0.
- */
-static inline __attribute__((always_inline)) void
-add_terms(const struct ts_cred_shares *s, int c, uint32_t id, double *mean,
-	  double *weights)
-{
-	const struct ts_cred_terms *t;
-
-	if (!(s->weighed_types & (1u << c)))
-		return;
-	t = &s->terms[c][row_of(s, c, id)];
-	*mean += t->mean_term;
-	*weights += t->weight;
-}
+const struct ts_cred_terms ts_cred_no_terms = { 0.0, 0.0 };
 
 double ts_cred_shares_factor(const struct ts_cred_shares *s,
 			     const uint32_t ids[TS_CRED_N])
 {
-	double mean = 0.0, weights = 0.0;
+	const struct ts_cred_terms *t[TS_CRED_N];
+	int c;
 
-	/*
-	 * ts_cred_fs_parts()'s sums in its order (adding 0 changes none),
-	 * written out: a loop costs a job more than its lookups.
-	 */
-	_Static_assert(TS_CRED_N == 5, "one add_terms() a type");
-	add_terms(s, TS_CRED_USER, ids[TS_CRED_USER], &mean, &weights);
-	add_terms(s, TS_CRED_GROUP, ids[TS_CRED_GROUP], &mean, &weights);
-	add_terms(s, TS_CRED_ACCOUNT, ids[TS_CRED_ACCOUNT], &mean, &weights);
-	add_terms(s, TS_CRED_QOS, ids[TS_CRED_QOS], &mean, &weights);
-	add_terms(s, TS_CRED_CLASS, ids[TS_CRED_CLASS], &mean, &weights);
-	return ts_cred_factor_of(mean, weights);
+	for (c = 0; c < TS_CRED_N; c++)
+		t[c] = ts_cred_shares_terms(s, (enum ts_cred)c, ids[c]);
+	return ts_cred_terms_factor(t);
 }
 
 const struct ts_cred_share *

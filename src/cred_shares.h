@@ -44,6 +44,7 @@
 #include "credential_fs.h"
 #include "credential_usage.h"
 #include "error.h"
+#include "id_hash.h"
 #include "targets.h"
 
 /* One credential of one type. */
@@ -138,11 +139,67 @@ void ts_cred_shares_weigh(struct ts_cred_shares *s,
 			  enum ts_fs_policy policy);
 
 /*
- * ts_cred_shares_factor() - a job's factor, the same double as
- * ts_cred_shares_job()'s under the weights s was weighed with (its
- * FSWEIGHT does not change a factor), from the terms the weigh kept:
- * no delta, sum or component.  The priority pass's path: it looks up
- * only the types with a weight.
+ * ts_cred_shares_row() - the row of id among type c's rows with a target,
+ * + 1; 0: none.  Inline, as the next two: a job's priority calls them.
+ */
+static inline uint32_t ts_cred_shares_row(const struct ts_cred_shares *s, int c,
+					  uint32_t id)
+{
+	size_t size = s->slots[c], h;
+
+	if (s->direct_n[c])
+		return id < s->direct_n[c] ? s->direct[c][id] : 0;
+	if (!size)
+		return 0;
+	for (h = ts_id_slot(id, size); s->slot[c][h].row;
+	     h = (h + 1) & (size - 1))
+		if (s->slot[c][h].id == id)
+			return s->slot[c][h].row;
+	return 0;
+}
+
+/* The terms of a credential without a target or weight: 0. */
+extern const struct ts_cred_terms ts_cred_no_terms;
+
+/*
+ * ts_cred_shares_terms() - the terms of credential id of type c under the
+ * weights s was last weighed with: its row's when it has a target and
+ * the type a weight > 0, else ts_cred_no_terms.  Never NULL; valid until
+ * the next take, weigh or free of s.  Allocates nothing.
+ */
+static inline const struct ts_cred_terms *
+ts_cred_shares_terms(const struct ts_cred_shares *s, enum ts_cred c,
+		     uint32_t id)
+{
+	if (!(s->weighed_types & (1u << c)))
+		return &ts_cred_no_terms;
+	return &s->terms[c][ts_cred_shares_row(s, c, id)];
+}
+
+/*
+ * ts_cred_terms_factor() - a job's factor from its credentials' terms
+ * t[c] (ts_cred_shares_terms()), the same double as ts_cred_shares_job()'s
+ * factor under the weights they were weighed with (its FSWEIGHT changes
+ * no factor): the sums of ts_cred_fs_parts(), in its order.  A credential
+ * it leaves out adds +0 here, which changes a sum only if it were -0,
+ * and a sum started at +0 never is.  A caller that keeps terms (the
+ * plugin, per association) skips their lookups.
+ */
+static inline double
+ts_cred_terms_factor(const struct ts_cred_terms *const t[TS_CRED_N])
+{
+	_Static_assert(TS_CRED_N == 5, "five terms");
+	return ts_cred_factor_of(
+		0.0 + t[0]->mean_term + t[1]->mean_term + t[2]->mean_term +
+			t[3]->mean_term + t[4]->mean_term,
+		0.0 + t[0]->weight + t[1]->weight + t[2]->weight +
+			t[3]->weight + t[4]->weight);
+}
+
+/*
+ * ts_cred_shares_factor() - ts_cred_terms_factor() of the terms of
+ * credentials ids[c]: the priority pass's path, no delta, sum or
+ * component.
  */
 double ts_cred_shares_factor(const struct ts_cred_shares *s,
 			     const uint32_t ids[TS_CRED_N]);

@@ -85,13 +85,6 @@ void ts_cred_fs_parts(const struct ts_cred_part *const part[TS_CRED_N],
 	out->factor = ts_cred_factor_of(mean, weights);
 }
 
-double ts_cred_factor_of(double mean, double weights)
-{
-	if (!(weights > 0) || !isfinite(mean / weights))
-		return 0.5;
-	return clamp(mean / weights, 0, 1);
-}
-
 void ts_cred_fs(const struct ts_cred_term term[TS_CRED_N], double fs_weight,
 		struct ts_cred_fs *out)
 {

@@ -33,6 +33,8 @@
 #ifndef TS_CREDENTIAL_FS_H
 #define TS_CREDENTIAL_FS_H
 
+#include <math.h>
+
 #include "credential.h"
 #include "targets.h"
 
@@ -84,9 +86,21 @@ double ts_cred_weight(double weight);
  * ts_cred_factor_of() - the factor from the sum over a job's credentials
  * with a target and a weight > 0 of weight x factor (mean) and of weight
  * (weights): their mean clipped into 0..1; 0.5 when weights is not > 0
- * or the mean not finite.
+ * or the mean not finite.  Inline: it ends every job's priority.
  */
-double ts_cred_factor_of(double mean, double weights);
+static inline double ts_cred_factor_of(double mean, double weights)
+{
+	double f;
+
+	if (!(weights > 0))
+		return 0.5;
+	f = mean / weights;
+	if (!isfinite(f))
+		return 0.5;
+	if (!(f > 0))
+		return 0.0;
+	return f > 1 ? 1.0 : f;
+}
 
 /*
  * ts_cred_fs_parts() - ts_cred_fs() from each credential's part

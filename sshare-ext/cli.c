@@ -19,6 +19,7 @@
 #include <slurm/slurm_version.h>
 
 #include "cli.h"
+#include "decimal.h"
 #include "fields.h"
 
 #define PROG "sshare-ext"
@@ -294,17 +295,15 @@ static int parse_algo(struct cli *c, const char *arg)
 		arg);
 }
 
+/* The files' and parameters' reader (decimal.h): no locale, no hex. */
 static int parse_damp(struct cli *c, const char *arg)
 {
-	char *end;
-	double d;
+	long double d;
 
-	errno = 0;
-	d = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(d) || d < 1 || d > 65535 ||
-	    d != floor(d))
+	if (ts_decimal_read(arg, strlen(arg), 1, &d) != TS_DECIMAL_OK ||
+	    d < 1 || d > 65535 || d != floorl(d))
 		return die("--damp \"%s\" is not an integer 1..65535", arg);
-	c->damp = d;
+	c->damp = (double)d;
 	c->damp_set = 1;
 	return CLI_RUN;
 }

@@ -45,6 +45,7 @@ static struct ts_cred_shares table = TS_CRED_SHARES_INIT;
 struct part_class {
 	const part_record_t *part;
 	uint32_t id;
+	const struct ts_cred_terms *terms; /* the table's for id */
 };
 static struct part_class *parts;
 static size_t n_parts;
@@ -52,6 +53,19 @@ static time_t parts_stamp;
 static bool parts_valid;
 /* the conf generation the table was last weighed for; 0: none */
 static unsigned weighed_generation;
+
+/*
+ * Per user association, by its id (below n_assocs), the table's terms of
+ * its user (for its uid) and its account, kept at each update: a job's
+ * factor then looks up only its group and QOS.  Guarded like the table.
+ */
+struct assoc_terms {
+	uint32_t uid;
+	const struct ts_cred_terms *user; /* NULL: none kept */
+	const struct ts_cred_terms *account;
+};
+static struct assoc_terms *assocs;
+static size_t n_assocs, assocs_cap;
 /* table.n_capped as published, for lock-free fast paths */
 static size_t n_capped;
 
@@ -268,6 +282,72 @@ static bool walk_parts(struct part_walk *w, time_t *stamp)
 	return !w->failed;
 }
 
+/*
+ * Association ids kept: below 4 an association + ASSOC_IDS_SLACK, so that
+ * a sparse id space keeps the array small; a job of a higher id takes
+ * the slower path.
+ */
+#define ASSOC_IDS_SLACK 4096
+
+static int assoc_max_id(void *x, void *arg)
+{
+	const slurmdb_assoc_rec_t *a = x;
+	uint32_t *max = arg;
+
+	if (a->user && a->id > max[0])
+		max[0] = a->id;
+	max[1]++;
+	return 0;
+}
+
+static int keep_assoc_terms(void *x, void *arg)
+{
+	const slurmdb_assoc_rec_t *a = x;
+
+	(void)arg;
+	if (!a->user || a->id >= n_assocs)
+		return 0;
+	assocs[a->id] = (struct assoc_terms){
+		.uid = a->uid,
+		.user = ts_cred_shares_terms(&table, TS_CRED_USER, a->uid),
+		.account = ts_cred_shares_terms(&table, TS_CRED_ACCOUNT,
+						cred_account_id(a)),
+	};
+	return 0;
+}
+
+/*
+ * The table's terms of every user association and partition, as
+ * cred_table_job_factor() takes them.  Caller holds the association
+ * write lock, after take_table().
+ */
+static void keep_terms(void)
+{
+	uint32_t max[2] = { 0, 0 }; /* the largest user id, associations */
+	struct assoc_terms *grown;
+	size_t i, n;
+
+	for (i = 0; i < n_parts; i++)
+		parts[i].terms = ts_cred_shares_terms(&table, TS_CRED_CLASS,
+						      parts[i].id);
+	n_assocs = 0;
+	if (!table.weighed_types || !assoc_mgr_assoc_list)
+		return;
+	(void)list_for_each_ro(assoc_mgr_assoc_list, assoc_max_id, max);
+	n = (size_t)max[0] + 1;
+	if (n > 4 * (size_t)max[1] + ASSOC_IDS_SLACK)
+		n = 4 * (size_t)max[1] + ASSOC_IDS_SLACK;
+	if (n > assocs_cap) {
+		if (!(grown = realloc(assocs, n * sizeof(*grown))))
+			return; /* every job takes the slower path */
+		assocs = grown;
+		assocs_cap = n;
+	}
+	memset(assocs, 0, n * sizeof(*assocs));
+	n_assocs = n;
+	(void)list_for_each_ro(assoc_mgr_assoc_list, keep_assoc_terms, NULL);
+}
+
 void cred_table_update(const struct priority_conf *c)
 {
 	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK };
@@ -283,21 +363,30 @@ void cred_table_update(const struct priority_conf *c)
 	n_parts = walked ? w.n : 0;
 	parts_stamp = stamp;
 	parts_valid = walked;
+	keep_terms();
 	assoc_mgr_unlock(&write);
 	if (!walked)
 		free(w.v);
 }
 
-/* The class id of part: from the last update's, else its name's hash. */
-static uint32_t class_of(const part_record_t *part)
+/* part's entry as of the last update, or NULL (its record may be new). */
+static const struct part_class *part_kept(const part_record_t *part)
 {
 	size_t i;
 
 	if (parts_valid && last_part_update == parts_stamp)
 		for (i = 0; i < n_parts; i++)
 			if (parts[i].part == part)
-				return parts[i].id;
-	return ts_cred_class_id(part->name);
+				return &parts[i];
+	return NULL;
+}
+
+/* The class id of part: from the last update's, else its name's hash. */
+static uint32_t class_of(const part_record_t *part)
+{
+	const struct part_class *pc = part_kept(part);
+
+	return pc ? pc->id : ts_cred_class_id(part->name);
 }
 
 /* job's credential ids in part (NULL: as credential_ids.h) into *ids. */
@@ -322,15 +411,49 @@ void cred_table_job(const struct priority_conf *c, const job_record_t *job,
 			   c->fs_policy, out);
 }
 
+/*
+ * job's terms in part (NULL: the job's) from those kept at the last
+ * update, into t; false when one was not kept (a new association or
+ * partition, a job whose uid is not its association's).
+ */
+static bool job_terms(const job_record_t *job, const part_record_t *part,
+		      const struct ts_cred_terms *t[TS_CRED_N])
+{
+	const slurmdb_assoc_rec_t *a = job->assoc_ptr;
+	const struct assoc_terms *at;
+	const struct part_class *pc;
+
+	if (!part)
+		part = job->part_ptr;
+	if (!part || !a || a->id >= n_assocs)
+		return false;
+	at = &assocs[a->id];
+	if (!at->user || at->uid != job->user_id || !(pc = part_kept(part)))
+		return false;
+	t[TS_CRED_CLASS] = pc->terms;
+	t[TS_CRED_USER] = at->user;
+	t[TS_CRED_GROUP] =
+		ts_cred_shares_terms(&table, TS_CRED_GROUP, job->group_id);
+	t[TS_CRED_ACCOUNT] = at->account;
+	t[TS_CRED_QOS] =
+		ts_cred_shares_terms(&table, TS_CRED_QOS, cred_qos_id(job));
+	return true;
+}
+
 double cred_table_job_factor(const struct priority_conf *c,
 			     const job_record_t *job, const part_record_t *part)
 {
+	const struct ts_cred_terms *t[TS_CRED_N];
 	struct ts_cred_fs out;
 	struct ts_cred_ids ids;
 
-	job_ids(job, part, &ids);
-	if (weighed_generation == c->generation)
+	if (weighed_generation == c->generation) {
+		if (job_terms(job, part, t))
+			return ts_cred_terms_factor(t);
+		job_ids(job, part, &ids);
 		return ts_cred_shares_factor(&table, ids.id);
+	}
+	job_ids(job, part, &ids);
 	ts_cred_shares_job(&table, ids.id, c->cred_weight, c->fs_weight,
 			   c->fs_policy, &out);
 	return out.factor;
@@ -361,6 +484,9 @@ void cred_table_fini(void)
 {
 	ts_cred_shares_free(&table);
 	weighed_generation = 0;
+	free(assocs);
+	assocs = NULL;
+	n_assocs = assocs_cap = 0;
 	free(parts);
 	parts = NULL;
 	n_parts = 0;

@@ -5,7 +5,7 @@
 #include "credential_ids.h"
 
 /* A user association's account is its parent; an account is itself. */
-static uint32_t account_id(const slurmdb_assoc_rec_t *assoc)
+uint32_t cred_account_id(const slurmdb_assoc_rec_t *assoc)
 {
 	if (!assoc)
 		return TS_CRED_ID_NONE;
@@ -28,10 +28,14 @@ void cred_ids_of_job_class(const job_record_t *job, uint32_t class_id,
 {
 	ids->id[TS_CRED_USER] = job->user_id;
 	ids->id[TS_CRED_GROUP] = job->group_id;
-	ids->id[TS_CRED_ACCOUNT] = account_id(job->assoc_ptr);
-	ids->id[TS_CRED_QOS] =
-		job->qos_ptr ? job->qos_ptr->id : TS_CRED_ID_NONE;
+	ids->id[TS_CRED_ACCOUNT] = cred_account_id(job->assoc_ptr);
+	ids->id[TS_CRED_QOS] = cred_qos_id(job);
 	ids->id[TS_CRED_CLASS] = class_id;
+}
+
+uint32_t cred_qos_id(const job_record_t *job)
+{
+	return job->qos_ptr ? job->qos_ptr->id : TS_CRED_ID_NONE;
 }
 
 void cred_ids_of_ended(const slurmdb_job_rec_t *job,
@@ -40,7 +44,7 @@ void cred_ids_of_ended(const slurmdb_job_rec_t *job,
 {
 	ids->id[TS_CRED_USER] = job->uid;
 	ids->id[TS_CRED_GROUP] = job->gid;
-	ids->id[TS_CRED_ACCOUNT] = account_id(assoc);
+	ids->id[TS_CRED_ACCOUNT] = cred_account_id(assoc);
 	ids->id[TS_CRED_QOS] = job->qosid ? job->qosid : TS_CRED_ID_NONE;
 	ids->id[TS_CRED_CLASS] = ts_cred_class_id(job->partition);
 }

@@ -35,6 +35,12 @@ void cred_ids_of_job(const void *job, struct ts_cred_ids *ids);
 void cred_ids_of_job_class(const job_record_t *job, uint32_t class_id,
 			   struct ts_cred_ids *ids);
 
+/* cred_account_id() - the account credential of an association. */
+uint32_t cred_account_id(const slurmdb_assoc_rec_t *assoc);
+
+/* cred_qos_id() - the QOS credential of a job slurmctld holds. */
+uint32_t cred_qos_id(const job_record_t *job);
+
 /*
  * cred_ids_of_ended() - the credentials of an ended job as slurmdbd
  * keeps it, whose association is assoc (found by the caller).

@@ -22,6 +22,10 @@
 #   (i) scenario_caps_paths.sh    priority/treeshare only (issue 20):
 #                                 a requeued job, salloc and a job moved
 #                                 to an uncapped account under fscap
+#   (n) scenario_caps_paths.sh    priority/treeshare only (issue 27): the
+#       (scenario_caps_paths user) same paths under a cap on suzy's
+#                                 Maui user credential, which her job
+#                                 moved to group1 keeps
 #   (h) scenario_caps.sh          priority/treeshare only: a usage
 #       (scenario_caps_window)    window roll releases a cap-held job;
 #                                 empties RawUsage, so after the others
@@ -34,7 +38,7 @@
 #                                 resuming, loses no usage; leaves
 #                                 slurmctld daemonised, so last but (d)
 #   (d) scenario-node-power.sh    node off/on/kill helpers of the power lab
-# TS_SCENARIOS="b c e f g i h m k d" (letters) runs only those after (a); unset,
+# TS_SCENARIOS="b c e f g i n h m k d" (letters) runs only those after (a); unset,
 # all of them.
 # then "cluster down" and a check, by pid, that nothing it started is
 # left.  The cluster goes down on any exit (trap), logs stay.
@@ -141,6 +145,7 @@ if scenario_usage_order; then
 		wanted f && scenario_extensions
 		wanted g && scenario_caps
 		wanted i && scenario_caps_paths
+		wanted n && scenario_caps_paths user
 		wanted h && scenario_caps_window
 		wanted m && scenario_credentials
 		wanted k && scenario_handover

@@ -33,6 +33,11 @@
 # Without the feature every check fails: the nodes are idle, so each job
 # and allocation would start at once (the requeued one once eligible),
 # and without the release of a moved job it would stay held.
+# Scenario (n), scenario_caps_paths user (issue 27), takes the same
+# steps under "user suzy@* fscap=0%", a cap on suzy's Maui user
+# credential (her usage in every account; 0 % caps at once), every reason
+# "FairshareCap:user:suzy=...": step 3's job moved to group1 must then
+# still wait two cycles on, the cap following suzy into that account.
 #
 # Sourced by run-scenarios.sh after scenario_caps.sh (its caps_*
 # helpers).  Leaves the cluster as it found it: no PriorityParameters, no
@@ -141,7 +146,13 @@ scenario_caps_paths()
 {
 	local snap=$TS_CLUSTER_DIR/snap rq rq2 moved poke sa sa_pid sa_out line
 	local t_rq t_rq2 c0 t_move st out r n name arr t_arr
+	local cap="account group2 fscap=1%" key=group2 pct=1 F=fscap
 	local -a all=()
+
+	if [ "${1:-}" = user ]; then
+		cap="user suzy@* fscap=0%" key=user:suzy pct=0
+		F="fscap on suzy's user credential"
+	fi
 
 	[ "$PLUGIN" = priority/treeshare ] || return 0
 	if ! wait_for 30 "no job to run" ts_no_job_running; then
@@ -158,8 +169,8 @@ scenario_caps_paths()
 		2>"$snap/caps-paths.err" ||
 	   ! wait_for 30 "suzy's group1 association" \
 		ts_tree_visible "group1|suzy" 0 2>>"$snap/caps-paths.err" ||
-	   ! caps_set "account group2 fscap=1%" 2>>"$snap/caps-paths.err"; then
-		not_ok "$P: fscap: suzy's job runs, suzy@group1 exists and a cycle evaluates account group2 fscap=1%" \
+	   ! caps_set "$cap" 2>>"$snap/caps-paths.err"; then
+		not_ok "$P: $F: suzy's job runs, suzy@group1 exists and a cycle evaluates $cap" \
 			"$(cat "$snap/caps-paths.err")" "$(squeue 2>&1)" "$(tail -n 20 "$CAPS_LOG")"
 		scancel "${all[@]}"
 		wait_for 30 "suzy's job to end" ts_no_job_running
@@ -181,11 +192,11 @@ scenario_caps_paths()
 
 	# --- 3. account change (its cycles run beside the others') --------
 	t_move=
-	if caps_held_by_cap "$moved" group2 1 &&
+	if caps_held_by_cap "$moved" "$key" "$pct" &&
 	   scontrol update jobid="$moved" Account=group1 >"$snap/caps-move.out" 2>&1; then
 		t_move=$(date +%s)
 	else
-		not_ok "$P: fscap: suzy's cap-held job moves to group1 (scontrol update Account=group1)" \
+		not_ok "$P: $F: suzy's cap-held job moves to group1 (scontrol update Account=group1)" \
 			"$(cat "$snap/caps-move.out" 2>/dev/null)" \
 			"state $(ts_job_state "$moved"), reason $(caps_reason "$moved")"
 	fi
@@ -194,11 +205,11 @@ scenario_caps_paths()
 	arr=$(ts_submit suzy -p lab -c 1 --array=1-3 --wrap 'sleep 300')
 	all+=("$arr")
 	t_arr=
-	if caps_held_by_cap "$arr" group2 1 &&
+	if caps_held_by_cap "$arr" "$key" "$pct" &&
 	   scontrol release "${arr}_1" >"$snap/caps-array.out" 2>&1; then
 		t_arr=$(date +%s)
 	else
-		not_ok "$P: fscap: suzy's cap-held array waits with the cap's reason and an operator releases its task 1 (scontrol release ${arr}_1)" \
+		not_ok "$P: $F: suzy's cap-held array waits with the cap's reason and an operator releases its task 1 (scontrol release ${arr}_1)" \
 			"$(cat "$snap/caps-array.out" 2>/dev/null)" \
 			"$(squeue -j "$arr" -o '%i %T %Q %r' 2>&1)"
 	fi
@@ -208,9 +219,9 @@ scenario_caps_paths()
 		-J ts-salloc-i -p lab -n 1 </dev/null 2>&1)
 	r=$?
 	if [ "$r" -ne 0 ] && [ "$r" -ne 124 ] && grep -qi 'immediate\|priority' <<<"$out"; then
-		ok "$P: fscap: salloc -I of a capped user is refused (exit $r: $(grep -i 'immediate\|priority' <<<"$out" | head -n 1))"
+		ok "$P: $F: salloc -I of a capped user is refused (exit $r: $(grep -i 'immediate\|priority' <<<"$out" | head -n 1))"
 	else
-		not_ok "$P: fscap: salloc -I of a capped user is refused" "exit $r" "$out"
+		not_ok "$P: $F: salloc -I of a capped user is refused" "exit $r" "$out"
 		sa=$(caps_salloc_job ts-salloc-i)
 		[ -n "$sa" ] && all+=("$sa")
 	fi
@@ -232,7 +243,7 @@ scenario_caps_paths()
 		all+=("$poke")
 		wait_for 30 "bob's job to run" ts_jobs_running "$poke" 2>>"$snap/caps-rq.err"
 		n=$(caps_cycles_in "$line" "$t_rq" "$(date +%s)")
-		name="fscap: suzy's job requeued while group2 is capped does not start once eligible, when a scheduler pass starts bob's job before the next cycle"
+		name="$F: suzy's job requeued while $key is capped does not start once eligible, when a scheduler pass starts bob's job before the next cycle"
 		if ts_jobs_running "$poke" && [ "$n" = 0 ] &&
 		   [ "$(ts_job_state "$rq")" = PENDING ]; then
 			ok "$P: $name (EligibleTime $((CAPS_EL - t_rq))s after the requeue, bob's job started $(($(caps_job_time "$poke" StartTime) - CAPS_EL))s after it; reason $(caps_reason "$rq"), priority $(caps_squeue "$rq" %Q))"
@@ -261,10 +272,10 @@ scenario_caps_paths()
 	if [ -n "$CAPS_EL" ] && [ "$n" -ge 1 ] && ts_jobs_running "$poke" &&
 	   wait_for 150 "two cycles after the second requeue" \
 		caps_cycles_after "$line" "$t_rq2" 2 2>>"$snap/caps-rq2.err" &&
-	   caps_held_by_cap "$rq2" group2 1; then
-		ok "$P: fscap: suzy's job requeued $((c0 + 60 - t_rq2))s before a cycle is cap-held by it, does not start when a scheduler pass starts bob's job after its EligibleTime, and two cycles after the requeue pends with Priority=0 and the reason '$(caps_reason "$rq2")' on idle nodes ($(scontrol show job "$rq2" | grep -o 'Restarts=[0-9]*'))"
+	   caps_held_by_cap "$rq2" "$key" "$pct"; then
+		ok "$P: $F: suzy's job requeued $((c0 + 60 - t_rq2))s before a cycle is cap-held by it, does not start when a scheduler pass starts bob's job after its EligibleTime, and two cycles after the requeue pends with Priority=0 and the reason '$(caps_reason "$rq2")' on idle nodes ($(scontrol show job "$rq2" | grep -o 'Restarts=[0-9]*'))"
 	else
-		not_ok "$P: fscap: suzy's job requeued before a cycle is cap-held by it, does not start when a scheduler pass starts bob's job after its EligibleTime, and two cycles after the requeue pends with Priority=0 and the cap's reason on idle nodes" \
+		not_ok "$P: $F: suzy's job requeued before a cycle is cap-held by it, does not start when a scheduler pass starts bob's job after its EligibleTime, and two cycles after the requeue pends with Priority=0 and the cap's reason on idle nodes" \
 			"requeued at $t_rq2, EligibleTime '${CAPS_EL:-}', $n cycle(s) between; cycles at: $(caps_cycle_epochs "$line" | xargs)" \
 			"$(cat "$snap/caps-rq2.err")" "$(squeue -o '%i %u %a %T %Q %r %S' 2>&1)" \
 			"$(scontrol show job "$rq2" 2>&1 | grep -E 'Priority|Reason|Time=|Restarts')"
@@ -273,26 +284,37 @@ scenario_caps_paths()
 	# --- 2b. the salloc still waits, two cycles on --------------------
 	n=$(caps_cycles_in "$line" "$t_rq" "$(date +%s)")
 	if [ -n "$sa" ] && [ "$n" -ge 2 ] &&
-	   caps_held_by_cap "$sa" group2 1 && kill -0 "$sa_pid" 2>/dev/null &&
+	   caps_held_by_cap "$sa" "$key" "$pct" && kill -0 "$sa_pid" 2>/dev/null &&
 	   ! grep -q 'Granted job allocation' "$sa_out"; then
-		ok "$P: fscap: suzy's salloc --no-shell waits with the cap's reason ($(caps_reason "$sa")), no allocation granted $n cycles on ($(head -n 1 "$sa_out"))"
+		ok "$P: $F: suzy's salloc --no-shell waits with the cap's reason ($(caps_reason "$sa")), no allocation granted $n cycles on ($(head -n 1 "$sa_out"))"
 	else
-		not_ok "$P: fscap: suzy's salloc --no-shell waits with the cap's reason, no allocation granted two cycles on" \
+		not_ok "$P: $F: suzy's salloc --no-shell waits with the cap's reason, no allocation granted two cycles on" \
 			"salloc job '$sa', $n cycle(s)" \
 			"$(cat "$snap/caps-salloc.err" "$sa_out")" \
 			"$(squeue -o '%i %u %a %j %T %Q %r' 2>&1)"
 	fi
 
-	# --- 3b. the moved job has started --------------------------------
-	if [ -n "$t_move" ]; then
+	# --- 3b. the moved job has started (an account's cap), or still
+	# waits (suzy's user credential: its cap follows her into group1)
+	if [ -n "$t_move" ] && [ "$key" = user:suzy ]; then
+		if wait_for 150 "two cycles after the move" \
+			caps_cycles_after "$line" "$t_move" 2 2>>"$snap/caps-move.out" &&
+		   caps_held_by_cap "$moved" "$key" "$pct"; then
+			ok "$P: $F: suzy's cap-held job moved to group1 (scontrol update Account=group1) still waits two cycles on, with the reason '$(caps_reason "$moved")' (account $(caps_squeue "$moved" %a)): Maui's user is one credential in every account"
+		else
+			not_ok "$P: $F: suzy's cap-held job moved to group1 still waits two cycles on with the user credential's reason" \
+				"$(cat "$snap/caps-move.out")" \
+				"$(squeue -o '%i %u %a %T %Q %r' 2>&1)"
+		fi
+	elif [ -n "$t_move" ]; then
 		st=
 		wait_for 150 "the moved job to run" caps_running "$moved" \
 			2>>"$snap/caps-move.out" && st=$(caps_job_time "$moved" StartTime)
 		n=$(caps_cycles_in "$line" "$t_move" "${st:-0}")
 		if [ -n "$st" ] && [ "$n" -le 2 ]; then
-			ok "$P: fscap: suzy's cap-held job moved to group1 (scontrol update Account=group1) starts $((st - t_move))s after the move, after $n cycle(s), with no other command (account $(caps_squeue "$moved" %a))"
+			ok "$P: $F: suzy's cap-held job moved to group1 (scontrol update Account=group1) starts $((st - t_move))s after the move, after $n cycle(s), with no other command (account $(caps_squeue "$moved" %a))"
 		else
-			not_ok "$P: fscap: suzy's cap-held job moved to group1 (scontrol update Account=group1) starts within two cycles with no other command" \
+			not_ok "$P: $F: suzy's cap-held job moved to group1 (scontrol update Account=group1) starts within two cycles with no other command" \
 				"$(cat "$snap/caps-move.out")" "start '$st', $n cycle(s) since the move" \
 				"$(squeue -o '%i %u %a %T %Q %r' 2>&1)"
 		fi
@@ -305,9 +327,9 @@ scenario_caps_paths()
 			caps_array_running "$arr" 3 2>>"$snap/caps-array.out"; then
 			st=$(caps_job_time "${arr}_3" StartTime)
 			n=$(caps_cycles_in "$line" "$t_arr" "${st:-0}")
-			ok "$P: fscap: after an operator released task 1 of suzy's cap-held array, its tasks 2 and 3 (exempt with it) run too, with no command on them (task 3 started $((${st:-0} - t_arr))s and $n cycle(s) after the release; $(grep -c "JobId=${arr}_.*released: exempt from fscap: an operator released a task of its array" "$CAPS_LOG") record(s) released by a pass)"
+			ok "$P: $F: after an operator released task 1 of suzy's cap-held array, its tasks 2 and 3 (exempt with it) run too, with no command on them (task 3 started $((${st:-0} - t_arr))s and $n cycle(s) after the release; $(grep -c "JobId=${arr}_.*released: exempt from fscap: an operator released a task of its array" "$CAPS_LOG") record(s) released by a pass)"
 		else
-			not_ok "$P: fscap: after an operator released task 1 of suzy's cap-held array, its tasks 2 and 3 (exempt with it) run too, with no command on them" \
+			not_ok "$P: $F: after an operator released task 1 of suzy's cap-held array, its tasks 2 and 3 (exempt with it) run too, with no command on them" \
 				"$(cat "$snap/caps-array.out")" \
 				"$(squeue -j "$arr" -o '%i %T %Q %r' 2>&1)" \
 				"$(grep -F "$arr" "$CAPS_LOG" | tail -n 8)"
@@ -321,6 +343,12 @@ scenario_caps_paths()
 	scontrol reconfigure >>"$snap/caps-reconf.out" 2>&1
 	wait_for 30 "no job to run" ts_no_job_running ||
 		not_ok "$P: scancel ends the caps paths scenario's jobs within 30s" "$(squeue 2>&1)"
+	# the caps go at the next cycle (priority_treeshare(5)): until then a
+	# new job would still be held, (a)'s pending ones are
+	wait_for 150 "a cycle to release (a)'s pending jobs" \
+		caps_prio_above_zero "${PEND[@]}" 2>>"$snap/caps-reconf.out" ||
+		not_ok "$P: $F: the next cycle after the reconfigure without fs_targets gives (a)'s pending jobs a priority again" \
+			"$(squeue -o '%i %u %a %T %Q %r' 2>&1)"
 	sacctmgr -i -Q delete user name=suzy account=group1 >/dev/null
 	rm -f "$CAPS_FILE"
 }

@@ -17,8 +17,10 @@
 #                   (requeue, salloc, a move to another account under
 #                   a cap), which needs (a)'s usage; a run of its own
 #                   because (i) waits ~2.5 min for cycles, which would
-#                   make the treeshare run the longest; then (k), the
-#                   failed reconfigure hand-over (~2.5 min, 24.11 on)
+#                   make the treeshare run the longest; then (n), the
+#                   same paths under a cap on a Maui user credential
+#                   (~2.5 min), and (k), the failed reconfigure
+#                   hand-over (~2.5 min, 24.11 on)
 #   consumed        scenario-consumed.sh (usage_metric=consumed, issue
 #                   20; letter j for TS_SCENARIOS): a cluster of its own
 #                   with jobacct_gather/linux, not run-scenarios.sh's
@@ -48,7 +50,7 @@ runs=(multifactor)
 if [ -f "$TOP/build/lib/slurm/priority_treeshare.so" ]; then
 	run[treeshare]="priority/treeshare|b c e f h d"
 	run[treeshare-caps]="priority/treeshare|g m"
-	run[treeshare-caps2]="priority/treeshare|i k"
+	run[treeshare-caps2]="priority/treeshare|i n k"
 	run[consumed]="consumed|j"
 	runs+=(treeshare treeshare-caps treeshare-caps2 consumed)
 fi

@@ -244,6 +244,22 @@ t_classic()
 check "classic: FairShare = ClassicFS = 2^-(EffectvUsage/NormShares), damp 2 its square root" \
 	t_classic
 
+# --damp is read as the files' numbers are (decimal.h): "2." is 2, while
+# hex, a blank, an exponent or a fraction is refused by name.
+t_damp_reader()
+{
+	local a
+	"$B" --input "$SEED" --algo classic --damp 2. -P -o User,FairShare >"$tmp/d2" &&
+		"$B" --input "$SEED" --algo classic --damp 2 -P -o User,FairShare |
+		cmp -s - "$tmp/d2" || return 1
+	for a in 0x10 " 5" 1e3 2.5 0; do
+		"$B" --input "$SEED" --damp "$a" >/dev/null 2>"$tmp/de" && return 1
+		grep -qF -- "--damp \"$a\" is not an integer 1..65535" "$tmp/de" ||
+			{ cat "$tmp/de"; return 1; }
+	done
+}
+check "--damp takes 2. as 2 and refuses 0x10, \" 5\", 1e3, 2.5 and 0 by name" t_damp_reader
+
 t_pbs_algo()
 {
 	"$B" --input "$SEED" --algo pbs -P -o Account,User,FairShare,PBSFactor >"$tmp/pb" || return 1
