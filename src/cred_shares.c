@@ -439,6 +439,17 @@ ts_cred_shares_capped(const struct ts_cred_shares *s,
 	return NULL;
 }
 
+void ts_cred_shares_uncap(struct ts_cred_shares *s)
+{
+	size_t i;
+	int c;
+
+	for (c = 0; c < TS_CRED_N; c++)
+		for (i = 0; i < s->n[c]; i++)
+			s->row[c][i].capped = false;
+	s->n_capped = 0;
+}
+
 size_t ts_cred_shares_describe(const struct ts_cred_share *r, enum ts_cred c,
 			       char *buf, size_t len)
 {

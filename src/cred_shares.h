@@ -234,6 +234,12 @@ ts_cred_shares_capped(const struct ts_cred_shares *s,
 		      const uint32_t ids[TS_CRED_N], enum ts_cred *c);
 
 /*
+ * ts_cred_shares_uncap() - no credential of s is capped until the next
+ * take (a configuration without fscap= is in force).
+ */
+void ts_cred_shares_uncap(struct ts_cred_shares *s);
+
+/*
  * ts_cred_shares_describe() - the hold reason for capped row r of type c
  * into buf[len], without blanks: TS_CAPS_REASON_PREFIX, the type, ':',
  * the name, then as caps.h: "FairshareCap:qos:gpu=12.50%>=10%",

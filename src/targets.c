@@ -87,6 +87,7 @@ struct ts_targets {
 	struct entry *entry;
 	size_t n, cap;
 	size_t n_fscap, n_target;
+	size_t n_tree_fscap; /* of accounts and associations' users */
 	size_t n_cred[TS_CRED_N]; /* entries of each credential type */
 	size_t n_assoc_user;	  /* user NAME and user NAME@ACCOUNT entries */
 	char *strings;
@@ -452,6 +453,8 @@ static int add_entry(struct ts_targets *tg, char kind, const struct name *nm,
 	e->has_target = t->line != 0;
 	e->fscap = *c;
 	tg->n_fscap += c->kind != TS_FSCAP_NONE;
+	tg->n_tree_fscap += c->kind != TS_FSCAP_NONE &&
+			    (kind == KIND_ACCOUNT || kind == KIND_ASSOC_USER);
 	tg->n_target += e->has_target;
 	e->kind = kind;
 	e->account = SIZE_MAX;
@@ -673,6 +676,11 @@ size_t ts_targets_count(const struct ts_targets *tg)
 size_t ts_targets_fscap_count(const struct ts_targets *tg)
 {
 	return tg ? tg->n_fscap : 0;
+}
+
+size_t ts_targets_tree_fscap_count(const struct ts_targets *tg)
+{
+	return tg ? tg->n_tree_fscap : 0;
 }
 
 size_t ts_targets_target_count(const struct ts_targets *tg)

@@ -119,6 +119,13 @@ size_t ts_targets_count(const struct ts_targets *tg);
 /* ts_targets_fscap_count() - number of entries with a feasibility cap. */
 size_t ts_targets_fscap_count(const struct ts_targets *tg);
 
+/*
+ * ts_targets_tree_fscap_count() - those of them on the association tree
+ * (account, user NAME, user NAME@ACCOUNT), which caps.h evaluates; the
+ * rest are credentials' (cred_shares.h).
+ */
+size_t ts_targets_tree_fscap_count(const struct ts_targets *tg);
+
 /* ts_targets_target_count() - number of entries with a priority target. */
 size_t ts_targets_target_count(const struct ts_targets *tg);
 

@@ -154,7 +154,7 @@ int cap_table_build(const struct ts_tree *t, const struct priority_conf *c)
 	struct cap_table nt = { 0 };
 
 	table_free(&staged);
-	if (!c->targets || !ts_targets_fscap_count(c->targets) || !t->n)
+	if (!c->targets || !ts_targets_tree_fscap_count(c->targets) || !t->n)
 		return 0;
 	while (size < 2 * t->n)
 		size *= 2;
@@ -210,6 +210,11 @@ void cap_table_publish(void)
 
 	live = staged;
 	staged = old; /* freed at the next build */
+}
+
+void cap_table_drop(void)
+{
+	table_free(&live);
 }
 
 /*

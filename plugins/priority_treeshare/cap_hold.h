@@ -52,6 +52,14 @@ int cap_table_build(const struct ts_tree *t, const struct priority_conf *c);
 void cap_table_publish(void);
 
 /*
+ * cap_table_drop() - no cap in force from now on (a configuration
+ * without fscap= was installed): a job set after it is not held, those
+ * held are released by the next pass.  The table a cycle is building
+ * may still be published by it.  Assoc write lock.
+ */
+void cap_table_drop(void);
+
+/*
  * cap_hold_at_set() - priority_p_set()'s step, before the priority is
  * computed; the caller holds the job write lock and { .assoc =
  * READ_LOCK }.  An operator's release of a cap-held job exempts it.

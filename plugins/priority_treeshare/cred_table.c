@@ -475,6 +475,12 @@ const char *cred_table_cap_reason(const job_record_t *job, char *buf,
 	return buf;
 }
 
+void cred_table_uncap(void)
+{
+	ts_cred_shares_uncap(&table);
+	__atomic_store_n(&n_capped, 0, __ATOMIC_RELAXED);
+}
+
 bool cred_table_capped(void)
 {
 	return __atomic_load_n(&n_capped, __ATOMIC_RELAXED) != 0;

@@ -67,6 +67,12 @@ const char *cred_table_cap_reason(const job_record_t *job, char *buf,
 				  size_t len);
 
 /*
+ * cred_table_uncap() - no credential is capped until the next update: a
+ * configuration without fscap= is in force.  Association write lock.
+ */
+void cred_table_uncap(void);
+
+/*
  * cred_table_capped() - some credential is at or over its fscap= in the
  * last table taken.  No lock needed (a hint for the callers' fast
  * paths, exact under the association lock).

@@ -344,6 +344,20 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	return prio;
 }
 
+/*
+ * The caps of the last cycle end with a configuration that has none: a
+ * job submitted before the next cycle is not held by them.
+ */
+static void drop_caps(void)
+{
+	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK };
+
+	assoc_mgr_lock(&write);
+	cap_table_drop();
+	cred_table_uncap();
+	assoc_mgr_unlock(&write);
+}
+
 extern void priority_p_reconfig(bool assoc_clear)
 {
 	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK };
@@ -375,6 +389,8 @@ extern void priority_p_reconfig(bool assoc_clear)
 			usage_windows_reconfigure(c, time(NULL));
 		}
 		conf_install(c);
+		if (in_ctld && !ts_targets_fscap_count(c->targets))
+			drop_caps();
 	}
 	if (!in_ctld)
 		return;

@@ -31,8 +31,11 @@
 #     cycles with no command on them;
 #     the user-held job stays held;
 #  6. the cap back, then PriorityParameters without fs_targets at
-#     reconfigure: scenario (a)'s pending group2 jobs, held again by the
-#     cap, get a priority back within two cycles.
+#     reconfigure: a job of suzy submitted at once is not held (its
+#     InitPrio in slurmctld.log is not 0: no cap is in force from the
+#     reconfigure on, not only from the next cycle), and scenario (a)'s
+#     pending group2 jobs, held again by the cap, get a priority back
+#     within two cycles.
 # Without the feature every "stays pending" check fails: the lab's nodes
 # are idle, so every job would start at once.
 #
@@ -304,6 +307,7 @@ scenario_caps()
 		caps_held_by_cap "${PEND[scott]}" group2 1 2>>"$snap/caps-6.err"; then
 		sed -i '/^[[:space:]]*PriorityParameters[[:space:]]*=/Id' "$SLURM_CONF"
 		scontrol reconfigure >>"$snap/caps-reconf.out" 2>&1
+		caps_unheld_at_submit "$snap/caps-6.err"
 		if wait_for 150 "a priority for scott's and suzy's pending jobs" \
 			caps_prio_above_zero "${PEND[scott]}" "${PEND[suzy]}" 2>>"$snap/caps-6.err"; then
 			ok "$P: fscap: a reconfigure without fs_targets releases the cap-held jobs at the next cycle (${WAITED}s)"
@@ -322,6 +326,30 @@ scenario_caps()
 	wait_for 30 "no job to run" ts_no_job_running ||
 		not_ok "$P: scancel ends the caps scenario's jobs within 30s" "$(squeue 2>&1)"
 	rm -f "$CAPS_FILE"
+}
+
+# caps_unheld_at_submit ERRFILE - right after a reconfigure without
+# fs_targets, a job of suzy (group2, over the cap just removed) gets a
+# priority at its submission: slurmctld.log's InitPrio is not 0 and no
+# "held: FairshareCap" line names it.  Its TAP line; the job is cancelled.
+caps_unheld_at_submit()
+{
+	local j init
+	wait_for 60 "slurmctld to answer after the reconfigure" ts_ctld_answers 2>>"$1"
+	j=$(ts_submit suzy -p lab -c 1 --wrap 'sleep 300')
+	# 26.05 prints "JobID=N SLUID=... InitPrio=", earlier "JobId=N InitPrio="
+	wait_for 10 "job $j's submission in slurmctld.log" \
+		grep -Eq "submit_batch_job: Job(Id|ID)=$j .*InitPrio=" "$CAPS_LOG" 2>>"$1"
+	init=$(sed -En "s/.*submit_batch_job: Job(Id|ID)=$j .*InitPrio=([0-9]+).*/\2/p" "$CAPS_LOG" | head -n 1)
+	if [ -n "$init" ] && [ "$init" -gt 0 ] &&
+	   ! grep -Eq "Job(Id|ID)=$j held: FairshareCap" "$CAPS_LOG"; then
+		ok "$P: fscap: a job of suzy submitted right after the reconfigure without fs_targets is not held (InitPrio=$init): the caps end with it, not at the next cycle"
+	else
+		not_ok "$P: fscap: a job of suzy submitted right after the reconfigure without fs_targets is not held" \
+			"InitPrio '${init:-none}'" "$(grep -E "Job(Id|ID)=$j " "$CAPS_LOG" | head -n 5)" \
+			"$(cat "$1")"
+	fi
+	scancel "$j" 2>/dev/null
 }
 
 # caps_group2_usage - group2's RawUsage in sshare (the account's row).

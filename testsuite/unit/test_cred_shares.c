@@ -561,6 +561,15 @@ START_TEST(credential_caps_hold_at_or_over_and_name_the_credential)
 	ck_assert_str_eq(why, "Fairsha");
 	ck_assert_ptr_null(ts_cred_shares_capped(NULL, moab_job, &c));
 
+	/* uncapped (a configuration without fscap=): no job, no row */
+	ts_cred_shares_uncap(&s);
+	ck_assert_uint_eq(s.n_capped, 0);
+	ck_assert_ptr_null(ts_cred_shares_capped(&s, moab_job, &c));
+	ck_assert_ptr_null(ts_cred_shares_capped(&s, idle_job, &c));
+	ck_assert(!ts_cred_shares_find(&s, TS_CRED_QOS, QOS_D)->capped);
+	take(&s, &cu, tg); /* the next take caps again */
+	ck_assert_ptr_nonnull(ts_cred_shares_capped(&s, moab_job, &c));
+
 	/* raised past the usage: nothing capped */
 	ts_targets_free(tg);
 	tg = parse_ok("qos D fscap=26%\nuser A@* fscap=46\n");

@@ -276,8 +276,16 @@ START_TEST(credential_entries_are_kept_apart_from_the_tree)
 	ck_assert_uint_eq(ts_targets_cred_count(tg, TS_CRED_QOS), 2);
 	ck_assert_uint_eq(ts_targets_cred_count(tg, TS_CRED_CLASS), 1);
 	ck_assert_uint_eq(ts_targets_fscap_count(tg), 2);
+	/* both caps are credentials': none for the tree (caps.h) */
+	ck_assert_uint_eq(ts_targets_tree_fscap_count(tg), 0);
 	ck_assert_uint_eq(ts_targets_target_count(tg), 6);
 	ts_targets_free(tg);
+	tg = parse_ok("account a fscap=5%\nuser u fscap=3\nuser v@a fscap=1\n"
+		      "user w@* fscap=2\nqos q fscap=2\naccount b 10\n");
+	ck_assert_uint_eq(ts_targets_fscap_count(tg), 5);
+	ck_assert_uint_eq(ts_targets_tree_fscap_count(tg), 3);
+	ts_targets_free(tg);
+	ck_assert_uint_eq(ts_targets_tree_fscap_count(NULL), 0);
 }
 END_TEST
 
