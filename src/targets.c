@@ -87,7 +87,7 @@ struct ts_targets {
 	struct entry *entry;
 	size_t n, cap;
 	size_t n_fscap, n_target;
-	size_t n_tree_fscap; /* of accounts and associations' users */
+	size_t n_tree_fscap;	  /* of accounts and associations' users */
 	size_t n_cred[TS_CRED_N]; /* entries of each credential type */
 	size_t n_assoc_user;	  /* user NAME and user NAME@ACCOUNT entries */
 	char *strings;
