@@ -45,11 +45,16 @@
 CAPS_LOG=$TS_CLUSTER_DIR/log/slurmctld.log
 CAPS_FILE=$TS_CLUSTER_DIR/etc/caps.targets
 
+# One a cycle that evaluates caps: the tree's (account and user
+# NAME[@ACCOUNT] caps) or, with credentials' caps only, the credentials'
+# table (a file with both would count twice; no scenario has one).
+CAPS_CYCLE_RE='fscap: [0-9]* of [0-9]* associations over their cap|fair share per credential: .* over their fscap'
+
 # caps_cycles_since LINE - fscap evaluations (one a decay cycle) logged
 # after line LINE of slurmctld.log.
 caps_cycles_since()
 {
-	tail -n "+$(($1 + 1))" "$CAPS_LOG" | grep -c 'fscap: [0-9]* of [0-9]* associations over their cap'
+	tail -n "+$(($1 + 1))" "$CAPS_LOG" | grep -Ec "$CAPS_CYCLE_RE"
 }
 
 # caps_cycles_at_least LINE N - at least N cycles evaluated caps since LINE.

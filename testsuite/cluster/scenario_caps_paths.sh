@@ -92,7 +92,7 @@ caps_requeue_eligible()
 # a decay cycle) in the slurmctld.log lines on stdin.
 caps_cycle_epochs_in()
 {
-	sed -n 's/^\[\([^].]*\)[.0-9]*\] .*fscap: [0-9]* of [0-9]* associations over their cap.*/\1/p' |
+	grep -E "$CAPS_CYCLE_RE" | sed -n 's/^\[\([^].]*\)[.0-9]*\] .*/\1/p' |
 		while read -r t; do caps_epoch_of "$t"; done
 }
 
