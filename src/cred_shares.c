@@ -310,7 +310,7 @@ static size_t fill_type_rows(struct ts_cred_shares *s, enum ts_cred c,
 	struct share_fill f = { s->row[c], 0, c, cu, id_of, arg, 0, tg };
 	size_t i, capped;
 
-	for (i = 0; cu && i < cu->w[c].n; i++)
+	for (i = 0; cu && !s->entries_only && i < cu->w[c].n; i++)
 		f.row[f.n++] = (struct ts_cred_share){ .id = cu->w[c].id[i] };
 	ts_targets_cred_each(tg, c, add_target_row, &f);
 	ts_targets_cred_each_fscap(tg, c, add_fscap_row, &f);
@@ -337,7 +337,8 @@ int ts_cred_shares_take(struct ts_cred_shares *s,
 	for (c = 0; c < TS_CRED_N; c++) {
 		/* an entry may give a target row and a cap row */
 		size_t entries = ts_targets_cred_count(tg, (enum ts_cred)c);
-		size_t need = (cu ? cu->w[c].n : 0) + 2 * entries;
+		size_t need =
+			(cu && !s->entries_only ? cu->w[c].n : 0) + 2 * entries;
 
 		if (grow_rows(s, (enum ts_cred)c, need, entries, err) != TS_OK)
 			return TS_ENOMEM;

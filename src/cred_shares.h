@@ -12,7 +12,8 @@
  *
  * The rows of a type, in strictly rising id order (one row an id):
  *   every id the usage keeps, at ts_cred_usage_pct() (its share may have
- *   decayed to 0 %), with its target if one resolves to it;
+ *   decayed to 0 %), with its target if one resolves to it (unless
+ *   entries_only: then only those with a target or a cap);
  *   every credential with a target (ts_targets_cred_each()) whose name
  *   resolves, with its usage: 0 % for one that has none (idle).
  * A name the callback does not know (TS_CRED_ID_NONE) is skipped and
@@ -82,8 +83,16 @@ struct ts_cred_shares {
 	struct ts_cred_share *row[TS_CRED_N]; /* n[c] rows of type c */
 	size_t n[TS_CRED_N];
 	size_t cap[TS_CRED_N]; /* rows allocated; kept across takes */
-	size_t unresolved;     /* target names id_of did not know */
-	size_t n_capped;       /* rows capped, accounts left out */
+	/*
+	 * Set by the caller before a take: rows for the targets file's
+	 * entries alone (those with a target or an fscap), all that a
+	 * job's factor and caps read, and none for the credentials that
+	 * only have usage (the controller has tens of thousands of those
+	 * and takes a table every cycle).  false: every row (the views).
+	 */
+	bool entries_only;
+	size_t unresolved; /* target names id_of did not know */
+	size_t n_capped;   /* rows capped, accounts left out */
 	/*
 	 * Per type, the rows with a target, all a job's sum looks up, by
 	 * id: direct[c][id] (row + 1; 0: none) for ids below direct_n[c]

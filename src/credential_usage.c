@@ -37,6 +37,7 @@ int ts_cred_usage_charge(struct ts_cred_usage *cu,
 			 const struct ts_cred_ids *ids, long double amount,
 			 int64_t t, struct ts_error *err)
 {
+	long slot[TS_CRED_N];
 	int c;
 
 	if (ts_windows_check_amount(amount, err) != TS_OK)
@@ -46,13 +47,12 @@ int ts_cred_usage_charge(struct ts_cred_usage *cu,
 	 * failure here leaves every sum as it was.
 	 */
 	for (c = 0; c < TS_CRED_N; c++)
-		if (ts_windows_add_assoc(&cu->w[c], ids->id[c], err) < 0)
+		if ((slot[c] = ts_windows_add_assoc(&cu->w[c], ids->id[c],
+						    err)) < 0)
 			return TS_ENOMEM;
-	/* Known ids and a valid amount: these cannot fail. */
-	for (c = 0; c < TS_CRED_N; c++) {
-		ts_windows_add_at(&cu->w[c], ids->id[c], amount, t, NULL);
-		ts_windows_add_total_at(&cu->w[c], amount, t, NULL);
-	}
+	/* Slots found and a valid amount: these cannot fail. */
+	for (c = 0; c < TS_CRED_N; c++)
+		ts_windows_charge_slot_at(&cu->w[c], slot[c], amount, t);
 	return TS_OK;
 }
 

@@ -193,8 +193,8 @@ int ts_maui_fs_import(struct ts_cred_usage *cu,
 
 /* Append the line "TYPE name amount" to out. */
 static int add_export_line(struct ts_maui_fs_file *out, size_t *cap,
-		     enum ts_cred type, const char *name, long double amount,
-		     struct ts_error *err)
+			   enum ts_cred type, const char *name,
+			   long double amount, struct ts_error *err)
 {
 	struct ts_maui_fs_entry *e;
 
@@ -252,8 +252,8 @@ int ts_maui_fs_export(const struct ts_cred_usage *cu, uint32_t k,
 					 w->id[s]);
 				name = digits;
 			}
-			rc = add_export_line(out, &cap, (enum ts_cred)c, name, u,
-				       err);
+			rc = add_export_line(out, &cap, (enum ts_cred)c, name,
+					     u, err);
 		}
 	}
 	if (rc)

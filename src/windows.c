@@ -327,6 +327,17 @@ int ts_windows_add_total_at(struct ts_windows *w, long double amount, int64_t t,
 	return charge(w, 0, 0, amount, t, 1, err);
 }
 
+void ts_windows_charge_slot_at(struct ts_windows *w, long slot,
+			       long double amount, int64_t t)
+{
+	uint32_t k;
+
+	ts_windows_roll(w, t);
+	k = window_of(w, t);
+	w->usage[(size_t)slot * w->depth + k] += amount;
+	w->total[k] += amount;
+}
+
 void ts_windows_scale(struct ts_windows *w, long double factor)
 {
 	size_t i, n = w->n * (size_t)w->depth;

@@ -149,6 +149,15 @@ int ts_windows_add_total_at(struct ts_windows *w, long double amount, int64_t t,
 			    struct ts_error *err);
 
 /*
+ * ts_windows_charge_slot_at() - ts_windows_add_at() and
+ * ts_windows_add_total_at() at once, for the slot ts_windows_add_assoc()
+ * gave and an amount ts_windows_check_amount() took (so it cannot
+ * fail): one roll, one window found.  Allocates nothing.
+ */
+void ts_windows_charge_slot_at(struct ts_windows *w, long slot,
+			       long double amount, int64_t t);
+
+/*
  * ts_windows_scale() - multiply every U[k] and T[k] by factor (finite,
  * >= 0): a half-life decay of usage kept in one window
  * (credential_usage.h).  Allocates nothing.

@@ -324,7 +324,9 @@ static double cache_job_factor(struct assoc_tree *at, slurmdb_assoc_rec_t *a,
 		fs_cache_put_pbs(a->id, &pbs);
 	}
 	if (ts_fs_stored(cfg->algo)) {
-		fs_cache_put(a->id, a->usage->fs_factor);
+		/* Maui's factors (cred_fs) are every job's: none reads it */
+		if (!c->cred_fs)
+			fs_cache_put(a->id, a->usage->fs_factor);
 		return a->usage->fs_factor;
 	}
 	/* A target's factor, or PBS's: known now, nothing on demand. */

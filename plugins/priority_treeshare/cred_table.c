@@ -49,23 +49,52 @@ struct part_class {
 };
 static struct part_class *parts;
 static size_t n_parts;
-static time_t parts_stamp;
-static bool parts_valid;
+/*
+ * The clock the partitions are valid under and its value then: while
+ * none are kept, a clock that never shows the stamp.
+ */
+static const time_t parts_never;
+static const time_t *parts_clock = &parts_never;
+static time_t parts_stamp = -1;
 /* the conf generation the table was last weighed for; 0: none */
 static unsigned weighed_generation;
 
 /*
- * Per user association, by its id (below n_assocs), the table's terms of
- * its user (for its uid) and its account, kept at each update: a job's
- * factor then looks up only its group and QOS.  Guarded like the table.
+ * A factor made for an association's jobs with one class term (that of
+ * their partition: every partition without a class target has the same),
+ * group and QOS: its next such job has the same until the next update,
+ * and most jobs of an association share them.
  */
-struct assoc_terms {
-	uint32_t uid;
-	const struct ts_cred_terms *user; /* NULL: none kept */
-	const struct ts_cred_terms *account;
+struct factor_memo {
+	const struct ts_cred_terms *class;
+	uint64_t gid_qos; /* memo_key() */
+	double factor;
 };
-static struct assoc_terms *assocs;
+
+/*
+ * Per user association, by its id (below n_assocs), kept at each update
+ * (epoch is memo_epoch then; an older entry counts for nothing, so that
+ * no update clears the array): the table's terms of its user (for its
+ * uid) and of its account, and its jobs' last MEMO_WAYS factors (so
+ * that jobs in two classes and two QOS find each).  The factors are
+ * written only by a caller that holds slurmctld's job write lock and
+ * read under its read lock at least, so that no reader sees one half
+ * written; the rest is guarded like the table.
+ */
+#define MEMO_WAYS 4
+struct assoc_kept {
+	uint32_t uid;
+	uint32_t epoch;
+	const struct ts_cred_terms *user;
+	const struct ts_cred_terms *account;
+	struct factor_memo way[MEMO_WAYS];
+	unsigned used; /* ways holding a factor */
+	unsigned next; /* the way the next factor replaces */
+};
+static struct assoc_kept *assocs;
 static size_t n_assocs, assocs_cap;
+static uint32_t memo_epoch;
+
 /* table.n_capped as published, for lock-free fast paths */
 static size_t n_capped;
 
@@ -226,6 +255,7 @@ static void take_table(const struct priority_conf *c)
 		__atomic_store_n(&n_capped, 0, __ATOMIC_RELAXED);
 		return;
 	}
+	table.entries_only = true; /* no job reads the other rows */
 	if (usage_windows_cred_shares(
 		    &table, tg, names_of == tg ? resolved_id : NULL, NULL))
 		return;
@@ -234,7 +264,7 @@ static void take_table(const struct priority_conf *c)
 	__atomic_store_n(&n_capped, table.n_capped, __ATOMIC_RELAXED);
 	/* clang-format off */
 	log_flag(PRIO,
-		 "%s: fair share per credential: %zu users, %zu groups, %zu accounts, %zu qos, %zu classes; %zu target names not found; %zu over their fscap",
+		 "%s: fair share per credential: %zu users, %zu groups, %zu accounts, %zu qos, %zu classes with a target or fscap; %zu target names not found; %zu over their fscap",
 		 plugin_type, table.n[TS_CRED_USER], table.n[TS_CRED_GROUP],
 		 table.n[TS_CRED_ACCOUNT], table.n[TS_CRED_QOS],
 		 table.n[TS_CRED_CLASS], table.unresolved, table.n_capped);
@@ -289,63 +319,71 @@ static bool walk_parts(struct part_walk *w, time_t *stamp)
  */
 #define ASSOC_IDS_SLACK 4096
 
-static int assoc_max_id(void *x, void *arg)
+/* Room for entries below id + 1 (at most limit): false if no memory. */
+static bool assocs_room(uint32_t id, size_t limit)
 {
-	const slurmdb_assoc_rec_t *a = x;
-	uint32_t *max = arg;
+	size_t n = assocs_cap ? 2 * assocs_cap : 1024;
+	struct assoc_kept *grown;
 
-	if (a->user && a->id > max[0])
-		max[0] = a->id;
-	max[1]++;
-	return 0;
+	if (n < (size_t)id + 1)
+		n = (size_t)id + 1;
+	if (n > limit)
+		n = limit;
+	if (!(grown = realloc(assocs, n * sizeof(*grown))))
+		return false;
+	/* epoch 0 is never memo_epoch: the new entries count for nothing */
+	memset(grown + assocs_cap, 0, (n - assocs_cap) * sizeof(*grown));
+	assocs = grown;
+	assocs_cap = n;
+	return true;
 }
 
+/* A user association's entry (list_for_each_ro(); arg: the id limit). */
 static int keep_assoc_terms(void *x, void *arg)
 {
 	const slurmdb_assoc_rec_t *a = x;
+	const size_t *limit = arg;
+	struct assoc_kept *e;
 
-	(void)arg;
-	if (!a->user || a->id >= n_assocs)
+	if (!a->user || a->id >= *limit)
 		return 0;
-	assocs[a->id] = (struct assoc_terms){
-		.uid = a->uid,
-		.user = ts_cred_shares_terms(&table, TS_CRED_USER, a->uid),
-		.account = ts_cred_shares_terms(&table, TS_CRED_ACCOUNT,
-						cred_account_id(a)),
-	};
+	if (a->id >= assocs_cap && !assocs_room(a->id, *limit))
+		return 0; /* its jobs take the slower path */
+	e = &assocs[a->id];
+	e->uid = a->uid;
+	e->epoch = memo_epoch;
+	e->user = ts_cred_shares_terms(&table, TS_CRED_USER, a->uid);
+	e->account = ts_cred_shares_terms(&table, TS_CRED_ACCOUNT,
+					  cred_account_id(a));
+	e->used = e->next = 0;
+	if (a->id >= n_assocs)
+		n_assocs = (size_t)a->id + 1;
 	return 0;
 }
 
 /*
  * The table's terms of every user association and partition, as
- * cred_table_job_factor() takes them.  Caller holds the association
- * write lock, after take_table().
+ * cred_table_job_factor() takes them, in one walk of the associations.
+ * An entry not written by this update has an older epoch.  Caller
+ * holds the association write lock, after take_table().
  */
 static void keep_terms(void)
 {
-	uint32_t max[2] = { 0, 0 }; /* the largest user id, associations */
-	struct assoc_terms *grown;
-	size_t i, n;
+	size_t i, limit;
 
 	for (i = 0; i < n_parts; i++)
 		parts[i].terms = ts_cred_shares_terms(&table, TS_CRED_CLASS,
 						      parts[i].id);
 	n_assocs = 0;
+	if (!++memo_epoch) { /* wrapped: every entry's epoch is older */
+		memo_epoch = 1;
+		if (assocs)
+			memset(assocs, 0, assocs_cap * sizeof(*assocs));
+	}
 	if (!table.weighed_types || !assoc_mgr_assoc_list)
 		return;
-	(void)list_for_each_ro(assoc_mgr_assoc_list, assoc_max_id, max);
-	n = (size_t)max[0] + 1;
-	if (n > 4 * (size_t)max[1] + ASSOC_IDS_SLACK)
-		n = 4 * (size_t)max[1] + ASSOC_IDS_SLACK;
-	if (n > assocs_cap) {
-		if (!(grown = realloc(assocs, n * sizeof(*grown))))
-			return; /* every job takes the slower path */
-		assocs = grown;
-		assocs_cap = n;
-	}
-	memset(assocs, 0, n * sizeof(*assocs));
-	n_assocs = n;
-	(void)list_for_each_ro(assoc_mgr_assoc_list, keep_assoc_terms, NULL);
+	limit = 4 * (size_t)list_count(assoc_mgr_assoc_list) + ASSOC_IDS_SLACK;
+	(void)list_for_each_ro(assoc_mgr_assoc_list, keep_assoc_terms, &limit);
 }
 
 void cred_table_update(const struct priority_conf *c)
@@ -361,12 +399,18 @@ void cred_table_update(const struct priority_conf *c)
 	free(parts);
 	parts = walked ? w.v : NULL;
 	n_parts = walked ? w.n : 0;
-	parts_stamp = stamp;
-	parts_valid = walked;
+	parts_clock = walked ? &last_part_update : &parts_never;
+	parts_stamp = walked ? stamp : -1;
 	keep_terms();
 	assoc_mgr_unlock(&write);
 	if (!walked)
 		free(w.v);
+}
+
+/* The partition records are those of the last update (none freed). */
+static bool parts_current(void)
+{
+	return *parts_clock == parts_stamp;
 }
 
 /* part's entry as of the last update, or NULL (its record may be new). */
@@ -374,7 +418,7 @@ static const struct part_class *part_kept(const part_record_t *part)
 {
 	size_t i;
 
-	if (parts_valid && last_part_update == parts_stamp)
+	if (parts_current())
 		for (i = 0; i < n_parts; i++)
 			if (parts[i].part == part)
 				return &parts[i];
@@ -412,51 +456,101 @@ void cred_table_job(const struct priority_conf *c, const job_record_t *job,
 }
 
 /*
- * job's terms in part (NULL: the job's) from those kept at the last
- * update, into t; false when one was not kept (a new association or
- * partition, a job whose uid is not its association's).
+ * The entry kept for job's association at the last update when it is
+ * its user's (the job's uid is its association's), else NULL.
  */
-static bool job_terms(const job_record_t *job, const part_record_t *part,
-		      const struct ts_cred_terms *t[TS_CRED_N])
+static struct assoc_kept *assoc_kept(const job_record_t *job)
 {
 	const slurmdb_assoc_rec_t *a = job->assoc_ptr;
-	const struct assoc_terms *at;
-	const struct part_class *pc;
+	struct assoc_kept *e;
 
-	if (!part)
-		part = job->part_ptr;
-	if (!part || !a || a->id >= n_assocs)
-		return false;
-	at = &assocs[a->id];
-	if (!at->user || at->uid != job->user_id || !(pc = part_kept(part)))
-		return false;
-	t[TS_CRED_CLASS] = pc->terms;
-	t[TS_CRED_USER] = at->user;
-	t[TS_CRED_GROUP] =
-		ts_cred_shares_terms(&table, TS_CRED_GROUP, job->group_id);
-	t[TS_CRED_ACCOUNT] = at->account;
-	t[TS_CRED_QOS] =
-		ts_cred_shares_terms(&table, TS_CRED_QOS, cred_qos_id(job));
-	return true;
+	if (!a || a->id >= n_assocs)
+		return NULL;
+	e = &assocs[a->id];
+	return e->epoch == memo_epoch && e->uid == job->user_id ? e : NULL;
 }
 
-double cred_table_job_factor(const struct priority_conf *c,
-			     const job_record_t *job, const part_record_t *part)
+/* The group and QOS of job, as one key of its association's factors. */
+static uint64_t memo_key(const job_record_t *job)
 {
-	const struct ts_cred_terms *t[TS_CRED_N];
+	return (uint64_t)job->group_id << 32 | cred_qos_id(job);
+}
+
+/* The factor from job's ids: anything the last update did not keep. */
+static __attribute__((noinline)) double
+ids_factor(const struct priority_conf *c, const job_record_t *job,
+	   const part_record_t *part)
+{
 	struct ts_cred_fs out;
 	struct ts_cred_ids ids;
 
-	if (weighed_generation == c->generation) {
-		if (job_terms(job, part, t))
-			return ts_cred_terms_factor(t);
-		job_ids(job, part, &ids);
-		return ts_cred_shares_factor(&table, ids.id);
-	}
 	job_ids(job, part, &ids);
+	if (weighed_generation == c->generation)
+		return ts_cred_shares_factor(&table, ids.id);
 	ts_cred_shares_job(&table, ids.id, c->cred_weight, c->fs_weight,
 			   c->fs_policy, &out);
 	return out.factor;
+}
+
+/*
+ * The factor of job with class terms class from the terms kept for its
+ * association e.
+ */
+static double terms_factor(const job_record_t *job, const struct assoc_kept *e,
+			   const struct ts_cred_terms *class)
+{
+	const struct ts_cred_terms *t[TS_CRED_N];
+
+	t[TS_CRED_USER] = e->user;
+	t[TS_CRED_GROUP] =
+		ts_cred_shares_terms(&table, TS_CRED_GROUP, job->group_id);
+	t[TS_CRED_ACCOUNT] = e->account;
+	t[TS_CRED_QOS] =
+		ts_cred_shares_terms(&table, TS_CRED_QOS, cred_qos_id(job));
+	t[TS_CRED_CLASS] = class;
+	return ts_cred_terms_factor(t);
+}
+
+/*
+ * cred_table_job_factor() when job's association e keeps no factor for
+ * class and key: from the terms kept, kept in e when keep.  Not
+ * inlined, so that a factor found kept costs no register saves.
+ */
+static __attribute__((noinline)) double
+factor_not_kept(const job_record_t *job, struct assoc_kept *e,
+		const struct ts_cred_terms *class, uint64_t key, bool keep)
+{
+	double f = terms_factor(job, e, class);
+
+	if (keep) {
+		e->way[e->next] = (struct factor_memo){ .class = class,
+							.gid_qos = key,
+							.factor = f };
+		e->next = (e->next + 1) % MEMO_WAYS;
+		if (e->used < MEMO_WAYS)
+			e->used++;
+	}
+	return f;
+}
+
+double cred_table_job_factor(const struct priority_conf *c,
+			     const job_record_t *job, const part_record_t *part,
+			     bool keep)
+{
+	const part_record_t *in = part ? part : job->part_ptr;
+	const struct factor_memo *w;
+	const struct part_class *pc;
+	struct assoc_kept *e;
+	uint64_t key;
+
+	if (weighed_generation != c->generation || !in ||
+	    !(e = assoc_kept(job)) || !(pc = part_kept(in)))
+		return ids_factor(c, job, part);
+	key = memo_key(job);
+	for (w = e->way; w < e->way + e->used; w++)
+		if (w->class == pc->terms && w->gid_qos == key)
+			return w->factor;
+	return factor_not_kept(job, e, pc->terms, key, keep);
 }
 
 const char *cred_table_cap_reason(const job_record_t *job, char *buf,
@@ -493,10 +587,12 @@ void cred_table_fini(void)
 	free(assocs);
 	assocs = NULL;
 	n_assocs = assocs_cap = 0;
+	memo_epoch = 0;
 	free(parts);
 	parts = NULL;
 	n_parts = 0;
-	parts_valid = false;
+	parts_clock = &parts_never;
+	parts_stamp = -1;
 	__atomic_store_n(&n_capped, 0, __ATOMIC_RELAXED);
 	free(names);
 	names = NULL;

@@ -51,10 +51,15 @@ void cred_table_job(const struct priority_conf *c, const job_record_t *job,
  * cred_table_job_factor() - cred_table_job()'s factor alone, the same
  * double; from the terms the table was weighed with at its update when
  * c's weights and policy are still those (the priority pass's path).
+ * keep false: a reader under the job read lock (sprio's factors).  true:
+ * the caller holds slurmctld's job write lock (every caller that sets a
+ * job's priority does), and the factor is kept per association, class
+ * terms, group and QOS until the next update (its readers, under the
+ * job read lock at least, are excluded).
  */
 double cred_table_job_factor(const struct priority_conf *c,
-			     const job_record_t *job,
-			     const part_record_t *part);
+			     const job_record_t *job, const part_record_t *part,
+			     bool keep);
 
 /*
  * cred_table_cap_reason() - why job may not start when one of its

@@ -119,6 +119,7 @@ struct pass {
 	time_t from, to;
 	double decay;
 	bool windows; /* usage_window= in force */
+	bool tree_fs; /* jobs read the tree's factors (fs_cache.h) */
 	struct fs_memo memo;
 	assoc_mgr_lock_t *locks; /* held while the pass runs (or NULL) */
 	bool usage_held;	 /* charge pass: usage locks taken */
@@ -245,7 +246,8 @@ static int pass_step(void *x, void *arg)
 			ps->ring[(i - PASS_STAGE1) & (PASS_RING - 1)];
 
 		job_prio_prefetch(ahead, 1);
-		fs_cache_prefetch(ahead->assoc_id);
+		if (ps->tree_fs)
+			fs_cache_prefetch(ahead->assoc_id);
 	}
 	if (i >= PASS_STAGE2)
 		job_prio_prefetch(ps->ring[(i - PASS_STAGE2) & (PASS_RING - 1)],
@@ -277,6 +279,8 @@ static void job_pass(enum job_pass what, const struct priority_conf *c,
 		.to = to,
 		.decay = decay,
 		.windows = cycle_windows(c),
+		/* Maui's factors per credential replace the tree's */
+		.tree_fs = !c->cred_fs,
 		.memo = { .may_store = what != PASS_PRIORITISE,
 			  .read_only = what == PASS_PRIORITISE },
 		.locks = what == PASS_PRIORITISE ? &read

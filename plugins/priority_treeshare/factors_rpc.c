@@ -117,7 +117,8 @@ static void add_row(struct rows *r, part_record_t *part, slurmdb_qos_rec_t *qos)
 	if (part) {
 		f->priority_part = job_prio_part_term(p, part);
 		f->priority_fs =
-			job_prio_part_fs(r->c, p, job, part, f->priority_fs);
+			job_prio_part_fs(r->c, p, job, part, f->priority_fs,
+					 false /* job read lock */);
 		/*
 		 * Slurm recomputes the TRES terms over the copied, already
 		 * weighted ones: a TRES the partition has none of keeps the

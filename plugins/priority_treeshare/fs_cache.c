@@ -36,6 +36,7 @@ static size_t home(uint32_t id)
 int fs_cache_reset(size_t users, enum ts_fs_algo algo, double damp)
 {
 	size_t want = 64;
+	bool grown = false;
 
 	xassert(verify_assoc_lock(ASSOC_LOCK, WRITE_LOCK));
 	while (want < 2 * users)
@@ -58,8 +59,11 @@ int fs_cache_reset(size_t users, enum ts_fs_algo algo, double damp)
 			return -1;
 		}
 		cap = want;
+		grown = true;
 	}
-	memset(slots, 0, cap * sizeof(*slots));
+	/* Empty, it is all zeros (with Maui's factors, every cycle's). */
+	if (grown || used)
+		memset(slots, 0, cap * sizeof(*slots));
 	used = 0;
 	stamp_algo = algo;
 	stamp_damp = damp;

@@ -127,34 +127,40 @@ static bool job_cred_fs(const struct priority_conf *c, job_record_t *job,
 	return true;
 }
 
-/* job_cred_fs()'s factor alone, or -1 when it does not apply. */
+/*
+ * job_cred_fs()'s factor alone, or -1 when it does not apply; keep as
+ * cred_table_job_factor().
+ */
 static double job_cred_factor(const struct priority_conf *c, job_record_t *job,
-			      part_record_t *part)
+			      part_record_t *part, bool keep)
 {
 	if (!cred_fs_applies(c, job))
 		return -1.0;
-	return cred_table_job_factor(c, job, part);
+	return cred_table_job_factor(c, job, part, keep);
 }
 
 double job_prio_part_fs(const struct priority_conf *c,
 			const struct ts_prio_config *p, job_record_t *job,
-			part_record_t *part, double fs)
+			part_record_t *part, double fs, bool keep)
 {
 	double f;
 
-	if (!c->cred_fs || !p->w_fs || (f = job_cred_factor(c, job, part)) < 0)
+	if (!c->cred_fs || !p->w_fs ||
+	    (f = job_cred_factor(c, job, part, keep)) < 0)
 		return fs;
 	return f * (double)p->w_fs;
 }
 
-/* The job's FairShare factor: Maui's per credential, else the tree's. */
+/*
+ * The FairShare factor of job (with an association): Maui's per
+ * credential (cred_fs implies cred_usage), else the tree's.
+ */
 static double job_fair_share(const struct priority_conf *c, job_record_t *job,
 			     struct fs_memo *memo)
 {
-	double f;
-
-	if (c->cred_fs && (f = job_cred_factor(c, job, job->part_ptr)) >= 0)
-		return f;
+	/* job_prio_compute()'s callers hold the job write lock */
+	if (c->cred_fs && c->calc_fairshare)
+		return cred_table_job_factor(c, job, job->part_ptr, true);
 	return job_fs(c, job, memo);
 }
 
@@ -462,8 +468,9 @@ static void weighted_part_priority(const struct part_qos *pq, void *arg)
 
 	if (wp->c->cred_fs && pq->part != wp->own_part) {
 		if (pq->part != wp->last_part) {
+			/* job_prio_compute()'s callers: job write lock */
 			wp->last_fs = job_prio_part_fs(wp->c, wp->p, wp->job,
-						       pq->part, f.fs);
+						       pq->part, f.fs, true);
 			wp->last_part = pq->part;
 		}
 		f.fs = wp->last_fs;

@@ -156,11 +156,13 @@ double job_prio_qos_term(const struct ts_prio_config *p,
 /*
  * job_prio_part_fs() - the job's weighted FairShare in part when Maui's
  * fair share decides it (c->cred_fs: the class term is part's); else fs,
- * the job's own.  Needs { .assoc = READ_LOCK } (cred_table.h).
+ * the job's own.  Needs { .assoc = READ_LOCK } (cred_table.h) and the
+ * job read lock; keep (cred_table_job_factor()'s) only under the job
+ * write lock.
  */
 double job_prio_part_fs(const struct priority_conf *c,
 			const struct ts_prio_config *p, job_record_t *job,
-			part_record_t *part, double fs);
+			part_record_t *part, double fs, bool keep);
 
 /* job_prio_part_term() - the weighted partition factor of part. */
 double job_prio_part_term(const struct ts_prio_config *p, part_record_t *part);

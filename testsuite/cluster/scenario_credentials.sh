@@ -36,8 +36,11 @@
 #  4. a second QOS, lowq, with "qos lowq fscap=0%" (caps at once): bob's
 #     job in lowq pends with Priority=0 and the reason naming the QOS
 #     ("FairshareCap:qos:lowq=0.00%>=0%") in squeue and scontrol, while
-#     bob's job in normal runs at once; raised (fscap=100%), the held
-#     job starts with no command on it.
+#     bob's job in normal runs at once; a het job of bob with one
+#     component in lowq waits whole, both components held with the
+#     QOS's reason (the cap holds a het job as an account cap does), and
+#     his next normal job runs beside it; raised (fscap=100%), the held
+#     job and the het job start with no command on them.
 # The expected figures never come from the plugin: sacct gives the
 # usage, the Maui file one more row, the targets file and the weights
 # the rest.  Every restart after the first names fs_import= too: the
@@ -294,10 +297,37 @@ cred_qos_held()
 		grep -qF "Reason=$2 " <<<"$show" && grep -qw 'Priority=0' <<<"$show"
 }
 
+# cred_squeue JOB+N FORMAT - squeue's FORMAT of het component N (squeue
+# -j JOB shows every component).
+cred_squeue()
+{
+	squeue -h -j "${1%+*}" -o "%i|$2" 2>/dev/null |
+		awk -F'|' -v j="$1" '$1 == j { print $2; exit }'
+}
+
+# cred_het_held JOBID REASON - every component of het job JOBID pending
+# with Priority=0 and REASON.
+cred_het_held()
+{
+	local k
+	for k in 0 1; do
+		[ "$(cred_squeue "$1+$k" %T)" = PENDING ] &&
+			[ "$(cred_squeue "$1+$k" %Q)" = 0 ] &&
+			[ "$(cred_squeue "$1+$k" %r)" = "$2" ] || return 1
+	done
+}
+
+# cred_het_running JOBID - every component of het job JOBID runs.
+cred_het_running()
+{
+	[ "$(squeue -h -j "$1" -o %T 2>/dev/null | sort -u)" = RUNNING ]
+}
+
 # cred_qos_cap SNAP - step 4: a QOS fscap holds that QOS's jobs only.
 cred_qos_cap()
 {
-	local snap=$1 capped free want="FairshareCap:qos:lowq=0.00%>=0%"
+	local snap=$1 capped free het free2 want="FairshareCap:qos:lowq=0.00%>=0%"
+	local script=$TS_CLUSTER_DIR/jobs/cred-het.sh
 	sacctmgr -i -Q add qos lowq >/dev/null &&
 		sacctmgr -i -Q modify user where name=bob set qos+=lowq >/dev/null ||
 		{ not_ok "$P: credentials: sacctmgr adds QOS lowq for bob"; return 1; }
@@ -318,16 +348,35 @@ cred_qos_cap()
 			"$(cat "$snap/cred-4.err")" "$(squeue -o '%i %u %q %T %Q %r' 2>&1)" \
 			"$(grep 'fair share per credential' "$CRED_LOG" | tail -n 2)"
 	fi
+	printf '#!/bin/sh\nsleep 300\n' >"$script"
+	het=$(ts_submit bob -p lab -c 1 : -p lab -c 1 --qos=lowq "$script")
+	if [ -n "$het" ] &&
+	   wait_for 90 "bob's het job to wait with the QOS's reason" \
+		cred_het_held "$het" "$want" 2>>"$snap/cred-4.err"; then
+		ok "$P: credentials: qos lowq fscap=0%: bob's het job with one component in lowq waits whole, both components Priority=0 with reason '$want' (${WAITED}s)"
+	else
+		not_ok "$P: credentials: qos lowq fscap=0%: bob's het job with one component in lowq waits whole, both components Priority=0 with the QOS's reason" \
+			"het job '$het'" "$(squeue -j "${het:-0}" -o '%i %q %T %Q %r' 2>&1)"
+	fi
+	free2=$(ts_submit bob -p lab -c 1 --wrap 'sleep 300')
+	if wait_for 30 "bob's next normal job to run" ts_jobs_running "$free2" \
+		2>>"$snap/cred-4.err"; then
+		ok "$P: credentials: beside the held het job, bob's next job in normal runs at once (${WAITED}s)"
+	else
+		not_ok "$P: credentials: beside the held het job, bob's next job in normal runs at once" \
+			"$(squeue -o '%i %u %q %T %Q %r' 2>&1)"
+	fi
 	sed -i 's/^qos lowq fscap=0%$/qos lowq fscap=100%/' "$CRED_FILE"
 	scontrol reconfigure >>"$snap/cred-4.err" 2>&1
-	if wait_for 150 "the lowq job to run" ts_jobs_running "$capped" \
+	if wait_for 150 "the lowq job and the het job to run" \
+		eval 'ts_jobs_running "$capped" && cred_het_running "$het"' \
 		2>>"$snap/cred-4.err"; then
-		ok "$P: credentials: raised to fscap=100% at reconfigure, the held lowq job starts with no command on it (${WAITED}s)"
+		ok "$P: credentials: raised to fscap=100% at reconfigure, the held lowq job and the het job start with no command on them (${WAITED}s)"
 	else
-		not_ok "$P: credentials: raised to fscap=100% at reconfigure, the held lowq job starts with no command on it" \
+		not_ok "$P: credentials: raised to fscap=100% at reconfigure, the held lowq job and the het job start with no command on them" \
 			"$(cat "$snap/cred-4.err")" "$(squeue -o '%i %u %q %T %Q %r' 2>&1)"
 	fi
-	scancel "$capped" "$free"
+	scancel "$capped" "$free" ${het:+"$het"} ${free2:+"$free2"}
 	wait_for 30 "the lowq jobs to end" ts_no_job_running || true
 	sacctmgr -i -Q modify user where name=bob set qos-=lowq >/dev/null
 	sacctmgr -i -Q delete qos lowq >/dev/null

@@ -433,6 +433,7 @@ START_TEST(weighed_factor_is_the_jobs_bit_for_bit)
 						      "class" };
 	static const char *const names[] = { "A", "B", "C", "D", "E", "idle" };
 	struct ts_cred_shares s = TS_CRED_SHARES_INIT;
+	struct ts_cred_shares only = TS_CRED_SHARES_INIT;
 	const uint32_t none[TS_CRED_N] = { 1, 2, 3, 4, 5 };
 	unsigned seed = 2701;
 	int round, c, k;
@@ -475,6 +476,19 @@ START_TEST(weighed_factor_is_the_jobs_bit_for_bit)
 		ck_assert_int_eq(ts_cred_shares_take(&s, &cu, tg, id_of_shifted,
 						     &off, &err),
 				 TS_OK);
+		/* the plugin's table: the entries' rows alone */
+		only.entries_only = true;
+		ts_cred_shares_weigh(&only, weight, policy);
+		ck_assert_int_eq(ts_cred_shares_take(&only, &cu, tg,
+						     id_of_shifted, &off, &err),
+				 TS_OK);
+		ck_assert_uint_eq(only.n_capped, s.n_capped);
+		for (c = 0; c < TS_CRED_N; c++) {
+			ck_assert_uint_le(only.n[c], s.n[c]);
+			for (i = 0; i < only.n[c]; i++)
+				ck_assert(only.row[c][i].target ||
+					  only.row[c][i].fscap);
+		}
 		for (k = 0; k < 40; k++) {
 			job[TS_CRED_USER] =
 				(rand_r(&seed) % 2 ? USER_A : OTHER) + off;
@@ -489,11 +503,17 @@ START_TEST(weighed_factor_is_the_jobs_bit_for_bit)
 			ck_assert_msg(!memcmp(&fast, &fs.factor, sizeof(fast)),
 				      "round %d: %.17g, not %.17g", round, fast,
 				      fs.factor);
+			fast = ts_cred_shares_factor(&only, job);
+			ck_assert_msg(
+				!memcmp(&fast, &fs.factor, sizeof(fast)),
+				"round %d, entries only: %.17g, not %.17g",
+				round, fast, fs.factor);
 		}
 		ts_cred_usage_free(&cu);
 		ts_targets_free(tg);
 	}
 	ts_cred_shares_free(&s);
+	ts_cred_shares_free(&only);
 	ck_assert(ts_cred_shares_factor(&s, none) == 0.5);
 }
 END_TEST

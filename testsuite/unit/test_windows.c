@@ -2,6 +2,7 @@
 /* Maui usage windows (seed 003): adding, rolling, decay, reconfigure. */
 #include <check.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "windows.h"
@@ -328,6 +329,61 @@ START_TEST(add_at_charges_the_older_window_holding_the_time)
 }
 END_TEST
 
+/*
+ * ts_windows_charge_slot_at() is ts_windows_add_at() and
+ * ts_windows_add_total_at() at once: two windows fed the same random
+ * charges (times late, current and ahead, so that some roll) the one
+ * way and the other hold the same sums, bit for bit.
+ */
+START_TEST(charge_slot_at_is_add_at_and_add_total_at)
+{
+	struct ts_windows a, b;
+	struct ts_error err = TS_ERROR_INIT;
+	unsigned seed = 824;
+	int64_t now = 10000;
+	long slot_a, slot_b;
+	uint32_t id, k;
+	int i;
+
+	ck_assert_int_eq(ts_windows_init(&a, 100, 4, 0.5, now, 0, &err), TS_OK);
+	ck_assert_int_eq(ts_windows_init(&b, 100, 4, 0.5, now, 0, &err), TS_OK);
+	for (i = 0; i < 2000; i++) {
+		long double amount = (long double)(rand_r(&seed) % 1000) / 7;
+		int64_t t = now - 450 + rand_r(&seed) % 500;
+
+		id = 1 + rand_r(&seed) % 20;
+		if (t > now)
+			now = t;
+		ck_assert_int_ge(slot_a = ts_windows_add_assoc(&a, id, &err),
+				 0);
+		ck_assert_int_ge(slot_b = ts_windows_add_assoc(&b, id, &err),
+				 0);
+		ck_assert_int_eq(slot_a, slot_b);
+		ck_assert_int_eq(ts_windows_add_at(&a, id, amount, t, &err),
+				 TS_OK);
+		ck_assert_int_eq(ts_windows_add_total_at(&a, amount, t, &err),
+				 TS_OK);
+		ts_windows_charge_slot_at(&b, slot_b, amount, t);
+	}
+	ck_assert_int_eq(a.bound[0], b.bound[0]);
+	ck_assert_int_gt(a.bound[0], 10100); /* it rolled */
+	for (k = 0; k < 4; k++) {
+		long double x = ts_windows_get_total(&a, k),
+			    y = ts_windows_get_total(&b, k);
+
+		ck_assert(!memcmp(&x, &y, 10));
+		for (id = 1; id <= 20; id++) {
+			x = ts_windows_get(&a, id, k);
+			y = ts_windows_get(&b, id, k);
+			ck_assert_msg(!memcmp(&x, &y, 10), "id %u window %u",
+				      id, k);
+		}
+	}
+	ts_windows_free(&a);
+	ts_windows_free(&b);
+}
+END_TEST
+
 START_TEST(add_rejects_unknown_association_and_bad_amounts)
 {
 	struct ts_windows w;
@@ -570,6 +626,7 @@ Suite *suite_windows(void)
 		tc,
 		clock_stepped_back_charges_current_window_and_rolls_nothing);
 	tcase_add_test(tc, add_at_charges_the_older_window_holding_the_time);
+	tcase_add_test(tc, charge_slot_at_is_add_at_and_add_total_at);
 	tcase_add_test(tc, add_rejects_unknown_association_and_bad_amounts);
 	tcase_add_test(tc, init_rejects_parameters_out_of_range_naming_the_key);
 	tcase_add_test(
