@@ -17,9 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "decimal.h"
+#include "duration.h"
 #include "replay.h"
 #include "sacct_jobs.h"
 #include "settings.h"
@@ -40,6 +42,8 @@ static const char *const usage_lines[] = {
 	"      --start TIME   usage is 0 here (YYYY-MM-DDTHH:MM:SS, local);",
 	"                     default: the first job's start, to the period",
 	"      --end TIME     last cycle at or after it; default: last end",
+	"      --every LENGTH rows every LENGTH (12h, 1d: whole cycles);",
+	"                     default: every cycle",
 	"      --json         JSON lines instead of CSV",
 	"  -h, --help",
 };
@@ -58,7 +62,7 @@ struct opts {
 	const char *conf, *tree;
 	const char **jobs;
 	size_t n_jobs;
-	const char *start, *end;
+	const char *start, *end, *every;
 	int json;
 };
 
@@ -93,6 +97,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "start", required_argument, NULL, 'S' },
 		{ "end", required_argument, NULL, 'E' },
+		{ "every", required_argument, NULL, 'e' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -119,6 +124,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'E':
 			o->end = optarg;
 			break;
+		case 'e':
+			o->every = optarg;
+			break;
 		case 'J':
 			o->json = 1;
 			break;
@@ -135,6 +143,46 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (!o->conf || !o->tree || !o->n_jobs)
 		return fail("%s%s", "-c, -t and -j are all needed", "");
 	return 0;
+}
+
+/*
+ * --every LENGTH as a number of cycles of period seconds into *cycles
+ * (1 without it).  RET 0 or EXIT_FAILURE (said on stderr).
+ */
+static int read_every(const char *text, uint32_t period, size_t *cycles)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	char p[32];
+	uint64_t secs;
+
+	*cycles = 1;
+	if (!text)
+		return 0;
+	if (ts_duration_parse(text, UINT64_C(100) * 365 * 86400, &secs, &err))
+		return fail("--every \"%s\": %s", text, err.msg);
+	if (!secs || secs % period) {
+		ts_duration_format(period, p, sizeof(p));
+		return fail(
+			"--every \"%s\" is not a whole number of cycles of PriorityCalcPeriod %s",
+			text, p);
+	}
+	*cycles = (size_t)(secs / period);
+	return 0;
+}
+
+/* What the run took, on stderr: CPU seconds and the peak RSS. */
+static void report_resources(void)
+{
+	struct rusage ru;
+	double user, sys;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return;
+	user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	fprintf(stderr,
+		"ts-replay: %.2f s of CPU (%.2f user, %.2f system), peak RSS %.1f MB\n",
+		user + sys, user, sys, (double)ru.ru_maxrss / 1024.0);
 }
 
 /* The formula is only checked for syntax: any name is a variable. */
@@ -286,6 +334,7 @@ static void span(const struct ts_sacct_jobs *j, struct ts_replay_conf *rc,
 struct out {
 	int json;
 	enum ts_fs_algo algo;
+	size_t every; /* rows at cycles every, 2 x every, ... */
 };
 
 static void out_num(double v)
@@ -300,15 +349,14 @@ static void out_num(double v)
 	}
 }
 
-static void put_time(int64_t t)
+/* t as sacct prints it (local time) into b[32]. */
+static void format_time(int64_t t, char b[32])
 {
 	struct tm tm;
 	time_t tt = (time_t)t;
-	char b[32];
 
 	localtime_r(&tt, &tm);
-	strftime(b, sizeof(b), "%Y-%m-%dT%H:%M:%S", &tm);
-	fputs(b, stdout);
+	strftime(b, 32, "%Y-%m-%dT%H:%M:%S", &tm);
 }
 
 static void put_field(const struct out *o, const char *name, int first)
@@ -328,8 +376,12 @@ static int sample(void *arg, const struct ts_replay_sample *s)
 	const struct out *o = arg;
 	const struct ts_tree *t = s->tree;
 	const struct ts_fs *fs = s->fs;
+	char when[32];
 	size_t i;
 
+	if (s->cycle % o->every)
+		return 0;
+	format_time(s->time, when); /* once a cycle: localtime is slow */
 	for (i = 0; i < t->n; i++) {
 		const char *acct =
 			t->is_user[i] ? ts_tree_name(t, (size_t)t->parent[i])
@@ -339,7 +391,7 @@ static int sample(void *arg, const struct ts_replay_sample *s)
 		put_field(o, "Time", 1);
 		if (o->json)
 			putchar('"');
-		put_time(s->time);
+		fputs(when, stdout);
 		if (o->json)
 			putchar('"');
 		put_field(o, "Cycle", 0);
@@ -425,6 +477,8 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	span(&jobs, &rc, o.start, o.end);
+	if (read_every(o.every, rc.period, &out.every))
+		goto done;
 	out.json = o.json;
 	out.algo = rc.fs.algo;
 	if (!o.json) {
@@ -454,6 +508,7 @@ int main(int argc, char **argv)
 	if (rc.consumed)
 		fprintf(stderr, ", %zu ended without TotalCPU", st.no_cpu);
 	fputc('\n', stderr);
+	report_resources();
 	status = fflush(stdout) ? EXIT_FAILURE : EXIT_SUCCESS;
 done:
 	ts_sacct_jobs_free(&jobs);

@@ -36,6 +36,11 @@ $(BENCH_TOUCH_SO): testsuite/bench/priority_touch.c plugins/slurm_compat.h \
 BENCH_CRED_PLUGINS := priority/treeshare+windows,priority/treeshare+cred
 BENCH_CRED_ARGS ?= -I -S 100k
 
+# Last (issue 30), testsuite/bench/replay.sh: ts-replay over 30 days of
+# 1,000,000 jobs and 5,000 associations (generated once into
+# $(BENCH_REPLAY_DIR)), at most 60 s of CPU, its peak RSS printed.
+BENCH_REPLAY_DIR := $(BUILD)/bench/replay
+
 .PHONY: bench bench-floor
 bench: all $(BENCH_TOUCH_SO)
 	@rm -rf $(BENCH_CG_DIR) && mkdir -p $(BENCH_CG_DIR)
@@ -43,7 +48,9 @@ bench: all $(BENCH_TOUCH_SO)
 		-c $(abspath $(BENCH_CG_DIR)) $(BENCH_ARGS); rc=$$?; \
 	bash testsuite/bench/profile.sh $(BENCH_CG_DIR) || rc=1; \
 	$(HARNESS_BIN) bench -P $(BENCH_CRED_PLUGINS) \
-		-d $(BENCH_FLOOR_DIRS) $(BENCH_CRED_ARGS) || rc=1; exit $$rc
+		-d $(BENCH_FLOOR_DIRS) $(BENCH_CRED_ARGS) || rc=1; \
+	bash testsuite/bench/replay.sh $(TS_REPLAY_BIN) $(BENCH_REPLAY_DIR) || \
+		rc=1; exit $$rc
 bench-floor: bench
 
 # Stage bench-guard (testsuite/bench/guard.sh): treeshare's instruction

@@ -15,7 +15,7 @@ CHECK_STAGES += sshare-ext sshare-ext-scale
 CHECK_STAGES_LATE += sshare-ext-cluster
 LAB_PREREQS += $(SSHARE_EXT_BIN)
 .PHONY: check-sshare-ext check-sshare-ext-scale check-sshare-ext-cluster
-check-sshare-ext: $(SSHARE_EXT_BIN)
+check-sshare-ext: $(SSHARE_EXT_BIN) $(TS_REPLAY_BIN)
 	@bash testsuite/sshare-ext/offline.sh $(BUILD)
 
 check-sshare-ext-scale: $(SSHARE_EXT_BIN)

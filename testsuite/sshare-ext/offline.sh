@@ -491,4 +491,35 @@ t_help()
 }
 check "--help, --usage, -V and -e (25 fields) exit 0" t_help
 
+# --- ts-replay's --every and its resource line (issue 30) ------------
+# Two days of a small generated site (replay_workload.sh: 3 accounts of
+# 4 users, 2000 jobs; 16 rows with the root) under its Fair Tree conf,
+# cycles 1 to 576: the rows of --every 1d
+# are exactly the full output's rows of cycles 288 and 576 (a 5-minute
+# period), byte for byte; a length that is not whole cycles is refused
+# naming the period; the summary ends with the CPU seconds and peak RSS.
+t_replay_every()
+{
+	local R=$top/$build/bin/ts-replay w=$tmp/replay
+	local span=(--start 2026-11-01T00:00:00 --end 2026-11-03T00:00:00)
+	bash "$top/testsuite/bench/replay_workload.sh" "$w" 2000 3 4 2 ||
+		return 1
+	TZ=UTC "$R" -c "$w/slurm.conf" -t "$w/site.tree" -j "$w/jobs.sacct" \
+		"${span[@]}" >"$w/all.csv" 2>"$w/all.err" &&
+	TZ=UTC "$R" -c "$w/slurm.conf" -t "$w/site.tree" -j "$w/jobs.sacct" \
+		"${span[@]}" --every 1d >"$w/day.csv" 2>"$w/day.err" ||
+		{ cat "$w/all.err" "$w/day.err"; return 1; }
+	awk -F, 'NR == 1 || $2 % 288 == 0' "$w/all.csv" >"$w/want.csv"
+	expect "rows of --every 1d" "$(wc -l <"$w/day.csv")" 33 &&
+	cmp "$w/want.csv" "$w/day.csv" &&
+	expect "cycles" "$(grep -c ',576,' "$w/day.csv")" 16 || return 1
+	one_error "ts-replay: error: --every \"7m\" is not a whole number of cycles of PriorityCalcPeriod 00:05:00" \
+		env TZ=UTC "$R" -c "$w/slurm.conf" -t "$w/site.tree" \
+		-j "$w/jobs.sacct" --every 7m || return 1
+	tail -n 1 "$w/day.err" |
+		grep -Eq '^ts-replay: [0-9]+\.[0-9]{2} s of CPU \([0-9.]+ user, [0-9.]+ system\), peak RSS [1-9][0-9]*\.[0-9] MB$' ||
+		{ echo "resource line: $(tail -n 1 "$w/day.err")"; return 1; }
+}
+check "ts-replay --every 1d prints exactly the daily cycles' rows, refuses a length that is not whole cycles, reports CPU and peak RSS" t_replay_every
+
 [ "${TAP_FAILED:-0}" = 0 ]
