@@ -445,6 +445,11 @@ static void job_ids(const job_record_t *job, const part_record_t *part,
 		cred_ids_of_job(job, ids);
 }
 
+void cred_table_job_ids(const void *job, struct ts_cred_ids *ids)
+{
+	job_ids(job, NULL, ids);
+}
+
 void cred_table_job(const struct priority_conf *c, const job_record_t *job,
 		    const part_record_t *part, struct ts_cred_fs *out)
 {

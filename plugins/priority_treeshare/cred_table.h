@@ -26,6 +26,7 @@
 #include "slurmctld_api.h"
 
 #include "src/credential_fs.h"
+#include "src/credential_usage.h"
 
 #include "priority_conf.h"
 
@@ -60,6 +61,15 @@ void cred_table_job(const struct priority_conf *c, const job_record_t *job,
 double cred_table_job_factor(const struct priority_conf *c,
 			     const job_record_t *job, const part_record_t *part,
 			     bool keep);
+
+/*
+ * cred_table_job_ids() - cred_ids_of_job() (credential_ids.h), its class
+ * the id kept for the job's partition at the last update instead of a
+ * hash of the partition's name each time: the charge's usage_cred_of
+ * (every running job, every cycle).  Caller holds { .assoc = READ_LOCK }
+ * at least.
+ */
+void cred_table_job_ids(const void *job, struct ts_cred_ids *ids);
 
 /*
  * cred_table_cap_reason() - why job may not start when one of its

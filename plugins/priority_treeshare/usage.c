@@ -15,7 +15,7 @@
 #include "src/usage_charge.h"
 #include "src/usage_state.h"
 
-#include "credential_ids.h"
+#include "cred_table.h"
 #include "usage_windows.h"
 
 static int tres_count(void)
@@ -384,7 +384,7 @@ static bool charge_windows(job_record_t *job, double used, time_t from,
 		for (assoc = job->assoc_ptr; assoc;
 		     assoc = assoc->usage->parent_assoc_ptr)
 			ids[n++] = assoc->id;
-		return usage_windows_charge(ids, n, cred_ids_of_job, job,
+		return usage_windows_charge(ids, n, cred_table_job_ids, job,
 					    (long double)used, from, to);
 	}
 }
@@ -509,7 +509,7 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 	}
 	/* Maui's usage per credential by half-life: what usage_raw got. */
 	if (raw)
-		usage_windows_cred_charge(cred_ids_of_job, job,
+		usage_windows_cred_charge(cred_table_job_ids, job,
 					  (long double)used_decay, to);
 	return true;
 }
