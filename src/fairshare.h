@@ -164,6 +164,20 @@ static inline int ts_fs_from_cycle(enum ts_fs_algo algo, int targeted)
 }
 
 /*
+ * ts_fs_job_node() - the node whose fs_factor[] a job of association i
+ * gets: i under Fair Tree, otherwise its fs_parent when i is
+ * Fairshare=parent (Slurm's _get_fairshare_priority()).
+ */
+static inline size_t ts_fs_job_node(const struct ts_tree *t,
+				    enum ts_fs_algo algo, size_t i)
+{
+	if (algo != TS_FS_FAIR_TREE && t->shares[i] == TS_SHARES_PARENT &&
+	    t->fs_parent[i] >= 0)
+		return (size_t)t->fs_parent[i];
+	return i;
+}
+
+/*
  * ts_fs_users_on_demand() - Slurm computes users' EffectvUsage when it
  * needs it (classic): the cycle leaves a user's usage_efctv NO_VAL.
  */

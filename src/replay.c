@@ -76,14 +76,17 @@ void ts_assoc_index_free(struct ts_assoc_index *ix)
 
 /* ------------------------------------------------------------- the run */
 
-struct run {
+struct ts_replay {
 	const struct ts_tree *src;
 	struct ts_tree view; /* src with usage[] ours */
 	const struct ts_sacct_job *job;
+	size_t n;
 	const struct ts_replay_conf *c;
 	struct ts_fs fs;
 	size_t *by_start, *by_end, *act;
-	size_t n_act;
+	size_t n_act, next, next_end;
+	int64_t ran, last, last_reset, next_reset;
+	struct ts_replay_stats st;
 };
 
 static int cmp_start(const void *a, const void *b, void *arg)
@@ -107,14 +110,14 @@ static int cmp_end(const void *a, const void *b, void *arg)
 }
 
 /* used to the job's association and every ancestor. */
-static void charge_chain(struct run *r, long node, double used)
+static void charge_chain(struct ts_replay *r, long node, double used)
 {
 	for (; node >= 0; node = r->src->parent[node])
 		r->view.usage[node] += (long double)used;
 }
 
 /* A job's dedicated usage of [ran, to], as usage_charge_job(). */
-static void replay_charge(struct run *r, const struct ts_sacct_job *j,
+static void replay_charge(struct ts_replay *r, const struct ts_sacct_job *j,
 			  int64_t ran, int64_t to, bool at_end)
 {
 	time_t from;
@@ -124,7 +127,7 @@ static void replay_charge(struct run *r, const struct ts_sacct_job *j,
 	charge_chain(r, j->node, ts_charge_wall(run, r->c->decay) * j->billing);
 }
 
-static int compute(struct run *r, struct ts_error *err)
+static int compute(struct ts_replay *r, struct ts_error *err)
 {
 	return ts_fs_compute_pbs(&r->view, &r->c->fs,
 				 r->c->fs.algo == TS_FS_PBS, &r->fs, err);
@@ -155,17 +158,22 @@ static int check(const struct ts_tree *t, const struct ts_sacct_job *jobs,
 	return TS_OK;
 }
 
-static void free_run(struct run *r)
+void ts_replay_close(struct ts_replay *r, struct ts_replay_stats *stats)
 {
+	if (!r)
+		return;
+	if (stats)
+		*stats = r->st;
 	free(r->view.usage);
 	free(r->by_start);
 	free(r->by_end);
 	free(r->act);
 	ts_fs_free(&r->fs);
+	free(r);
 }
 
 /* 1 and 4 of one cycle: end charges, then (after the decay) running. */
-static void end_charges(struct run *r, int64_t ran, int64_t t)
+static void end_charges(struct ts_replay *r, int64_t ran, int64_t t)
 {
 	size_t i, k = 0;
 
@@ -182,7 +190,7 @@ static void end_charges(struct run *r, int64_t ran, int64_t t)
 	r->n_act = k;
 }
 
-static void decay_all(struct run *r)
+static void decay_all(struct ts_replay *r)
 {
 	double f = ts_decay_over(r->c->decay, (double)r->c->period);
 	size_t i;
@@ -215,114 +223,158 @@ static bool reset_due(enum ts_reset_period period, size_t done,
 	return true;
 }
 
+int ts_replay_open(struct ts_replay **out, const struct ts_tree *t,
+		   const struct ts_sacct_job *jobs, size_t n,
+		   const struct ts_replay_conf *c, struct ts_error *err)
+{
+	struct ts_replay *r;
+	size_t i, m = n ? n : 1;
+	int rc;
+
+	*out = NULL;
+	rc = check(t, jobs, n, c, err);
+	if (rc)
+		return rc;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
+	r->src = t;
+	r->job = jobs;
+	r->n = n;
+	r->c = c;
+	r->ran = c->start;
+	r->last_reset = c->start;
+	r->last = c->start +
+		  (int64_t)((c->end - c->start + c->period - 1) / c->period) *
+			  c->period;
+	if (r->last == c->start)
+		r->last += c->period;
+	r->view = *t;
+	r->view.usage = calloc(t->n, sizeof(*r->view.usage));
+	r->by_start = malloc(m * sizeof(size_t));
+	r->act = malloc(m * sizeof(size_t));
+	r->by_end = c->consumed ? malloc(m * sizeof(size_t)) : NULL;
+	if (!r->view.usage || !r->by_start || !r->act ||
+	    (c->consumed && !r->by_end) || ts_fs_alloc(&r->fs, t->n, err)) {
+		ts_replay_close(r, NULL);
+		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		r->by_start[i] = i;
+		if (r->by_end)
+			r->by_end[i] = i;
+		if (jobs[i].end && jobs[i].end <= c->start)
+			r->st.before_start++;
+		else if (jobs[i].start >= r->last)
+			r->st.after_end++;
+		else
+			r->st.charged++;
+	}
+	qsort_r(r->by_start, n, sizeof(size_t), cmp_start, (void *)jobs);
+	if (r->by_end)
+		qsort_r(r->by_end, n, sizeof(size_t), cmp_end, (void *)jobs);
+	*out = r;
+	return TS_OK;
+}
+
+/* 5: the consumed usage of the jobs ended in the cycle's lagged span. */
+static void consumed_charges(struct ts_replay *r, int64_t now)
+{
+	const struct ts_sacct_job *jobs = r->job;
+	struct ts_consumed_span span;
+
+	if (!ts_consumed_span((time_t)r->ran, (time_t)now, TS_CONSUMED_LAG,
+			      &span))
+		return;
+	for (; r->next_end < r->n; r->next_end++) {
+		const struct ts_sacct_job *j = &jobs[r->by_end[r->next_end]];
+
+		if (!j->end || j->end <= span.after)
+			continue;
+		if (!ts_consumed_in_span(&span, (time_t)j->end))
+			break;
+		if (j->cpu_secs < 0) {
+			r->st.no_cpu++;
+			continue;
+		}
+		charge_chain(r, j->node,
+			     ts_consumed_charge(j->cpu_secs, -1, r->c->decay,
+						(double)(now - j->end)));
+	}
+}
+
+int ts_replay_next(struct ts_replay *r, struct ts_replay_sample *s,
+		   struct ts_error *err)
+{
+	const struct ts_replay_conf *c = r->c;
+	const struct ts_sacct_job *jobs = r->job;
+	int64_t now = r->ran + c->period;
+	size_t i;
+	int rc;
+
+	if (r->ran >= r->last)
+		return ts_error_set(err, TS_EINVAL, -1, "the replay is done");
+	/* the jobs started by now and not ended by start */
+	for (; r->next < r->n && jobs[r->by_start[r->next]].start < now;
+	     r->next++) {
+		const struct ts_sacct_job *j = &jobs[r->by_start[r->next]];
+
+		if (!j->end || j->end > c->start)
+			r->act[r->n_act++] = r->by_start[r->next];
+	}
+	end_charges(r, r->ran, now);
+	if (reset_due(c->reset, r->st.cycles, &r->last_reset, &r->next_reset,
+		      now)) {
+		memset(r->view.usage, 0, r->view.n * sizeof(*r->view.usage));
+		r->st.resets++;
+	}
+	if (c->fs.algo == TS_FS_CLASSIC ||
+	    c->fs.algo == TS_FS_DEPTH_OBLIVIOUS) {
+		rc = compute(r, err);
+		if (rc)
+			return rc;
+	}
+	decay_all(r);
+	if (!c->consumed)
+		for (i = 0; i < r->n_act; i++)
+			replay_charge(r, &jobs[r->act[i]], r->ran, now, false);
+	if (c->consumed)
+		consumed_charges(r, now);
+	if (c->fs.algo == TS_FS_FAIR_TREE || c->fs.algo == TS_FS_PBS) {
+		rc = compute(r, err);
+		if (rc)
+			return rc;
+	}
+	r->st.cycles++;
+	r->ran = now;
+	s->time = now;
+	s->cycle = r->st.cycles;
+	s->tree = &r->view;
+	s->fs = &r->fs;
+	return TS_OK;
+}
+
+bool ts_replay_done(const struct ts_replay *r)
+{
+	return r->ran >= r->last;
+}
+
 int ts_replay_run(const struct ts_tree *t, const struct ts_sacct_job *jobs,
 		  size_t n, const struct ts_replay_conf *c, ts_replay_fn fn,
 		  void *arg, struct ts_replay_stats *stats,
 		  struct ts_error *err)
 {
-	struct run r = { .src = t, .job = jobs, .c = c };
-	struct ts_replay_stats st = { 0 };
-	size_t i, next = 0, next_end = 0, m = n ? n : 1;
-	int64_t ran, now, last, last_reset = c->start, next_reset = 0;
-	int rc;
+	struct ts_replay *r;
+	struct ts_replay_sample s;
+	int rc = ts_replay_open(&r, t, jobs, n, c, err);
 
-	rc = check(t, jobs, n, c, err);
 	if (rc)
 		return rc;
-	last = c->start +
-	       (int64_t)((c->end - c->start + c->period - 1) / c->period) *
-		       c->period;
-	if (last == c->start)
-		last += c->period;
-	r.view = *t;
-	r.view.usage = calloc(t->n, sizeof(*r.view.usage));
-	r.by_start = malloc(m * sizeof(size_t));
-	r.act = malloc(m * sizeof(size_t));
-	r.by_end = c->consumed ? malloc(m * sizeof(size_t)) : NULL;
-	if (!r.view.usage || !r.by_start || !r.act ||
-	    (c->consumed && !r.by_end) || ts_fs_alloc(&r.fs, t->n, err)) {
-		free_run(&r);
-		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
-	}
-	for (i = 0; i < n; i++) {
-		r.by_start[i] = i;
-		if (r.by_end)
-			r.by_end[i] = i;
-		if (jobs[i].end && jobs[i].end <= c->start)
-			st.before_start++;
-		else if (jobs[i].start >= last)
-			st.after_end++;
-		else
-			st.charged++;
-	}
-	qsort_r(r.by_start, n, sizeof(size_t), cmp_start, (void *)jobs);
-	if (r.by_end)
-		qsort_r(r.by_end, n, sizeof(size_t), cmp_end, (void *)jobs);
-
-	for (ran = c->start; ran < last; ran = now) {
-		struct ts_replay_sample s;
-		struct ts_consumed_span span;
-
-		now = ran + c->period;
-		/* the jobs started by now and not ended by start */
-		for (; next < n && jobs[r.by_start[next]].start < now; next++) {
-			const struct ts_sacct_job *j = &jobs[r.by_start[next]];
-
-			if (!j->end || j->end > c->start)
-				r.act[r.n_act++] = r.by_start[next];
-		}
-		end_charges(&r, ran, now);
-		if (reset_due(c->reset, st.cycles, &last_reset, &next_reset,
-			      now)) {
-			memset(r.view.usage, 0, t->n * sizeof(*r.view.usage));
-			st.resets++;
-		}
-		if (c->fs.algo == TS_FS_CLASSIC ||
-		    c->fs.algo == TS_FS_DEPTH_OBLIVIOUS) {
-			rc = compute(&r, err);
-			if (rc)
-				break;
-		}
-		decay_all(&r);
-		if (!c->consumed)
-			for (i = 0; i < r.n_act; i++)
-				replay_charge(&r, &jobs[r.act[i]], ran, now,
-					      false);
-		if (c->consumed && ts_consumed_span((time_t)ran, (time_t)now,
-						    TS_CONSUMED_LAG, &span)) {
-			for (; next_end < n; next_end++) {
-				const struct ts_sacct_job *j =
-					&jobs[r.by_end[next_end]];
-
-				if (!j->end || j->end <= span.after)
-					continue;
-				if (!ts_consumed_in_span(&span, (time_t)j->end))
-					break;
-				if (j->cpu_secs < 0) {
-					st.no_cpu++;
-					continue;
-				}
-				charge_chain(&r, j->node,
-					     ts_consumed_charge(
-						     j->cpu_secs, -1, c->decay,
-						     (double)(now - j->end)));
-			}
-		}
-		if (c->fs.algo == TS_FS_FAIR_TREE || c->fs.algo == TS_FS_PBS) {
-			rc = compute(&r, err);
-			if (rc)
-				break;
-		}
-		st.cycles++;
-		s.time = now;
-		s.cycle = st.cycles;
-		s.tree = &r.view;
-		s.fs = &r.fs;
-		if (fn && (rc = fn(arg, &s)))
+	while (!ts_replay_done(r)) {
+		rc = ts_replay_next(r, &s, err);
+		if (rc || (fn && (rc = fn(arg, &s))))
 			break;
 	}
-	free_run(&r);
-	if (stats)
-		*stats = st;
+	ts_replay_close(r, stats);
 	return rc;
 }

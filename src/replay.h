@@ -31,6 +31,10 @@
  *
  * Memory: the tree's usage and results, and three job indexes (n jobs
  * each), allocated once per run; nothing is allocated per cycle.
+ *
+ * A run is either driven by ts_replay_run() with a hook per cycle, or
+ * stepped one cycle at a time (ts_replay_open(), ts_replay_next()), so
+ * that several configurations can go side by side (replay_compare.h).
  */
 #ifndef TS_REPLAY_H
 #define TS_REPLAY_H
@@ -53,6 +57,9 @@ struct ts_replay_conf {
 	enum ts_reset_period reset; /* PriorityUsageResetPeriod */
 	int64_t start; /* usage is 0 here; the first cycle is a period on */
 	int64_t end;   /* the last cycle is the first at or after end */
+	/* pending jobs' priorities (replay_compare.h); 0 when not compared */
+	uint32_t w_age, w_fs; /* PriorityWeightAge, PriorityWeightFairshare */
+	uint32_t max_age;     /* PriorityMaxAge, s */
 };
 
 struct ts_replay_sample {
@@ -87,6 +94,23 @@ int ts_replay_run(const struct ts_tree *t, const struct ts_sacct_job *jobs,
 		  size_t n, const struct ts_replay_conf *c, ts_replay_fn fn,
 		  void *arg, struct ts_replay_stats *stats,
 		  struct ts_error *err);
+
+/*
+ * The same run a cycle at a time: ts_replay_open() checks and allocates
+ * (errors as ts_replay_run()); while !ts_replay_done(), ts_replay_next()
+ * runs the next cycle and fills *s, valid until the next call (RET TS_OK
+ * or the algorithm's error); ts_replay_close() (r may be NULL) fills
+ * *stats (may be NULL) and frees.
+ */
+struct ts_replay;
+
+int ts_replay_open(struct ts_replay **r, const struct ts_tree *t,
+		   const struct ts_sacct_job *jobs, size_t n,
+		   const struct ts_replay_conf *c, struct ts_error *err);
+bool ts_replay_done(const struct ts_replay *r);
+int ts_replay_next(struct ts_replay *r, struct ts_replay_sample *s,
+		   struct ts_error *err);
+void ts_replay_close(struct ts_replay *r, struct ts_replay_stats *stats);
 
 /*
  * The user associations of a tree by (account, user), for the sacct

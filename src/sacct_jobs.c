@@ -219,7 +219,13 @@ static int job_line(struct ctx *c, char **f, const int *col,
 		skip(c, TS_SACCT_STEP, NULL, NULL, NULL);
 		return 0;
 	}
+	if (strlen(f[col[F_JOBID]]) >= sizeof(job->id)) {
+		skip(c, TS_SACCT_BAD_VALUE, "%s \"%.40s\" is too long",
+		     field_name[F_JOBID], f[col[F_JOBID]]);
+		return 0;
+	}
 	memset(job, 0, sizeof(*job));
+	strcpy(job->id, f[col[F_JOBID]]);
 	job->line = c->line;
 	job->cpu_secs = -1;
 	for (i = F_START; i <= F_ELIGIBLE; i++) {

@@ -9,7 +9,8 @@
  * asked for; Eligible and State are read when present.  Each other line
  * is one job or step, with as many fields as the header:
  *
- *   JobID      a step ("123.batch", "123.0", "123+0.1") is skipped
+ *   JobID      a step ("123.batch", "123.0", "123+0.1") is skipped; kept
+ *              for reports, at most 23 characters ("4294967295_99999+9")
  *   Start, End, Eligible
  *              YYYY-MM-DDTHH:MM:SS in the local time zone (TZ), as sacct
  *              prints them; "Unknown", "None" or empty: unset.  A job
@@ -54,6 +55,7 @@ struct ts_sacct_job {
 	double cpu_secs;  /* TotalCPU, or -1 when not given */
 	long node;	  /* the association's tree node */
 	long line;	  /* 1-based line in the input */
+	char id[24];	  /* JobID as sacct prints it */
 };
 
 struct ts_sacct_summary {

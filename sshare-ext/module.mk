@@ -5,7 +5,8 @@
 # (-M), cred_names.c and job_fs_view.c (--diagnose-f/-p online) see Slurm's
 # internal headers (the message structs; plugins/slurm_compat.h), from the
 # configured source in $(SLURM_SRC).
-SSHARE_EXT_SRCS := $(filter-out sshare-ext/ts_replay.c,$(wildcard sshare-ext/*.c))
+SSHARE_EXT_SRCS := $(filter-out sshare-ext/ts_replay.c sshare-ext/replay_report.c,\
+	$(wildcard sshare-ext/*.c))
 SSHARE_EXT_OBJS := $(patsubst sshare-ext/%.c,$(BUILD)/obj/sshare-ext/%.o,\
 	$(SSHARE_EXT_SRCS))
 SSHARE_EXT_BIN := $(BUILD)/bin/sshare-ext
@@ -32,6 +33,7 @@ $(SSHARE_EXT_BIN): $(SSHARE_EXT_OBJS) $(LIBTS)
 # offline mode does (slurm_order.c); pure libtreeshare otherwise, no
 # libslurm, so it runs on any machine the history was copied to.
 TS_REPLAY_OBJS := $(BUILD)/obj/sshare-ext/ts_replay.o \
+	$(BUILD)/obj/sshare-ext/replay_report.o \
 	$(BUILD)/obj/sshare-ext/slurm_order.o
 TS_REPLAY_BIN := $(BUILD)/bin/ts-replay
 

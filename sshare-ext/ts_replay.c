@@ -13,6 +13,7 @@
  * "FILE:LINE: message"; a summary of what was read, skipped and charged
  * closes the run.  Exit 0, 1 on a fatal error (nothing replayed).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@
 #include "decimal.h"
 #include "duration.h"
 #include "replay.h"
+#include "replay_compare.h"
+#include "replay_report.h"
 #include "sacct_jobs.h"
 #include "settings.h"
 #include "slurm_order.h"
@@ -35,8 +38,10 @@
 
 /* The -h text, one line each. */
 static const char *const usage_lines[] = {
-	"Usage: ts-replay -c SLURM_CONF -t TREE -j JOBS [-j JOBS...] [options]",
+	"Usage: ts-replay -c SLURM_CONF [-c SLURM_CONF...] -t TREE -j JOBS [-j JOBS...]",
+	"                 [options]",
 	"  -c, --conf FILE    slurm.conf-style file: the Priority* keys",
+	"                     (repeatable with --compare)",
 	"  -t, --tree FILE    tree file or saved \"sshare -a -l -P\" output",
 	"  -j, --jobs FILE    saved \"sacct -a -P -o ...\" output (repeatable)",
 	"      --start TIME   usage is 0 here (YYYY-MM-DDTHH:MM:SS, local);",
@@ -45,6 +50,9 @@ static const char *const usage_lines[] = {
 	"      --every LENGTH rows every LENGTH (12h, 1d: whole cycles);",
 	"                     default: every cycle",
 	"      --json         JSON lines instead of CSV",
+	"      --compare DIR  with two or more -c: compare them, report in DIR",
+	"      --top N        movers plotted and named (default 6)",
+	"      --swapped      also list every swapped pair (swapped.csv)",
 	"  -h, --help",
 };
 
@@ -59,11 +67,13 @@ static void replay_usage(FILE *f)
 }
 
 struct opts {
-	const char *conf, *tree;
+	const char **conf, *tree;
+	size_t n_conf;
 	const char **jobs;
 	size_t n_jobs;
-	const char *start, *end, *every;
-	int json;
+	const char *start, *end, *every, *compare;
+	size_t top;
+	int json, swapped;
 };
 
 static int fail(const char *fmt, const char *a, const char *b)
@@ -99,18 +109,25 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "end", required_argument, NULL, 'E' },
 		{ "every", required_argument, NULL, 'e' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "compare", required_argument, NULL, 'C' },
+		{ "top", required_argument, NULL, 'T' },
+		{ "swapped", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch;
 
+	char *end;
+
+	o->top = 6;
 	o->jobs = calloc((size_t)argc, sizeof(*o->jobs));
-	if (!o->jobs)
+	o->conf = calloc((size_t)argc, sizeof(*o->conf));
+	if (!o->jobs || !o->conf)
 		return fail("%s%s", "out of memory", "");
 	while ((ch = getopt_long(argc, argv, "c:t:j:h", longs, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
-			o->conf = optarg;
+			o->conf[o->n_conf++] = optarg;
 			break;
 		case 't':
 			o->tree = optarg;
@@ -130,6 +147,21 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'J':
 			o->json = 1;
 			break;
+		case 'C':
+			o->compare = optarg;
+			break;
+		case 'T':
+			errno = 0;
+			o->top = (size_t)strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || !o->top ||
+			    o->top > 100 || *optarg == '-')
+				return fail(
+					"--top \"%s\": not a number from 1 to 100%s",
+					optarg, "");
+			break;
+		case 'W':
+			o->swapped = 1;
+			break;
 		case 'h':
 			replay_usage(stdout);
 			exit(EXIT_SUCCESS);
@@ -140,8 +172,26 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	}
 	if (optind < argc)
 		return fail("unexpected argument \"%s\"%s", argv[optind], "");
-	if (!o->conf || !o->tree || !o->n_jobs)
+	if (!o->n_conf || !o->tree || !o->n_jobs)
 		return fail("%s%s", "-c, -t and -j are all needed", "");
+	if (o->compare && o->n_conf < 2)
+		return fail("%s%s", "--compare needs two or more -c", "");
+	if (!o->compare && o->n_conf > 1)
+		return fail("%s%s", "several -c need --compare DIR", "");
+	if (o->compare && o->json)
+		return fail("%s%s", "--json is for one configuration", "");
+	if (!o->compare && (o->swapped || o->top != 6))
+		return fail("%s%s", "--top and --swapped need --compare", "");
+	return 0;
+}
+
+/* --every LENGTH in seconds into *secs.  RET 0 or EXIT_FAILURE. */
+static int read_length(const char *text, uint64_t *secs)
+{
+	struct ts_error err = TS_ERROR_INIT;
+
+	if (ts_duration_parse(text, UINT64_C(100) * 365 * 86400, secs, &err))
+		return fail("--every \"%s\": %s", text, err.msg);
 	return 0;
 }
 
@@ -151,15 +201,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
  */
 static int read_every(const char *text, uint32_t period, size_t *cycles)
 {
-	struct ts_error err = TS_ERROR_INIT;
 	char p[32];
 	uint64_t secs;
 
 	*cycles = 1;
 	if (!text)
 		return 0;
-	if (ts_duration_parse(text, UINT64_C(100) * 365 * 86400, &secs, &err))
-		return fail("--every \"%s\": %s", text, err.msg);
+	if (read_length(text, &secs))
+		return EXIT_FAILURE;
 	if (!secs || secs % period) {
 		ts_duration_format(period, p, sizeof(p));
 		return fail(
@@ -229,6 +278,9 @@ static int read_conf(const char *path, struct ts_replay_conf *rc,
 	rc->decay = ts_decay_per_second(p.decay_hl);
 	rc->consumed = set->consumed;
 	rc->reset = p.reset;
+	rc->w_age = p.w_age;
+	rc->w_fs = p.w_fs;
+	rc->max_age = p.max_age;
 	return 0;
 }
 
@@ -337,28 +389,6 @@ struct out {
 	size_t every; /* rows at cycles every, 2 x every, ... */
 };
 
-static void out_num(double v)
-{
-	char b[40];
-
-	if (v != v || v > 1.7e308 || v < -1.7e308)
-		fputs(v > 0 ? "inf" : "", stdout);
-	else {
-		ts_decimal_format(v, b, sizeof(b));
-		fputs(b, stdout);
-	}
-}
-
-/* t as sacct prints it (local time) into b[32]. */
-static void format_time(int64_t t, char b[32])
-{
-	struct tm tm;
-	time_t tt = (time_t)t;
-
-	localtime_r(&tt, &tm);
-	strftime(b, 32, "%Y-%m-%dT%H:%M:%S", &tm);
-}
-
 static void put_field(const struct out *o, const char *name, int first)
 {
 	if (o->json)
@@ -381,7 +411,7 @@ static int sample(void *arg, const struct ts_replay_sample *s)
 
 	if (s->cycle % o->every)
 		return 0;
-	format_time(s->time, when); /* once a cycle: localtime is slow */
+	replay_format_time(s->time, when); /* once a cycle: localtime is slow */
 	for (i = 0; i < t->n; i++) {
 		const char *acct =
 			t->is_user[i] ? ts_tree_name(t, (size_t)t->parent[i])
@@ -406,18 +436,18 @@ static int sample(void *arg, const struct ts_replay_sample *s)
 		else
 			printf("%u", t->shares[i]);
 		put_field(o, "NormShares", 0);
-		out_num(fs->shares_norm[i]);
+		replay_put_num(stdout, fs->shares_norm[i]);
 		put_field(o, "RawUsage", 0);
-		out_num((double)t->usage[i]);
+		replay_put_num(stdout, (double)t->usage[i]);
 		put_field(o, "NormUsage", 0);
 		if (fs->usage_norm[i] == TS_USAGE_NO_VAL)
 			fputs(o->json ? "null" : "", stdout);
 		else
-			out_num((double)fs->usage_norm[i]);
+			replay_put_num(stdout, (double)fs->usage_norm[i]);
 		put_field(o, "EffectvUsage", 0);
-		out_num((double)fs->usage_efctv[i]);
+		replay_put_num(stdout, (double)fs->usage_efctv[i]);
 		put_field(o, "FairShare", 0);
-		out_num(fs->fs_factor[i]);
+		replay_put_num(stdout, fs->fs_factor[i]);
 		if (o->algo == TS_FS_FAIR_TREE) {
 			put_field(o, "LevelFS", 0);
 			if (fs->level_fs[i] == TS_USAGE_NO_VAL)
@@ -425,17 +455,17 @@ static int sample(void *arg, const struct ts_replay_sample *s)
 			else if (o->json && fs->level_fs[i] > 1.7e308L)
 				fputs("\"inf\"", stdout);
 			else
-				out_num((double)fs->level_fs[i]);
+				replay_put_num(stdout, (double)fs->level_fs[i]);
 			put_field(o, "Rank", 0);
 			printf("%u", fs->rank[i]);
 		}
 		if (o->algo == TS_FS_PBS) {
 			put_field(o, "PbsTreeUsage", 0);
-			out_num(fs->pbs_tree_usage[i]);
+			replay_put_num(stdout, fs->pbs_tree_usage[i]);
 			put_field(o, "PbsPerc", 0);
-			out_num(fs->pbs_perc[i]);
+			replay_put_num(stdout, fs->pbs_perc[i]);
 			put_field(o, "PbsFactor", 0);
-			out_num(fs->pbs_factor[i]);
+			replay_put_num(stdout, fs->pbs_factor[i]);
 		}
 		putchar(o->json ? '}' : '\n');
 		if (o->json)
@@ -444,77 +474,226 @@ static int sample(void *arg, const struct ts_replay_sample *s)
 	return 0;
 }
 
+/* The header of the single run's CSV. */
+static void put_header(const struct out *o)
+{
+	if (o->json)
+		return;
+	fputs("Time,Cycle,Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare",
+	      stdout);
+	if (o->algo == TS_FS_FAIR_TREE)
+		fputs(",LevelFS,Rank", stdout);
+	if (o->algo == TS_FS_PBS)
+		fputs(",PbsTreeUsage,PbsPerc,PbsFactor", stdout);
+	putchar('\n');
+}
+
+/* What was read and skipped, on stderr, once the run succeeded. */
+static void report_read(const struct ts_sacct_summary *sum)
+{
+	size_t i;
+
+	fprintf(stderr, "ts-replay: %zu lines read, %zu jobs kept\n",
+		sum->lines, sum->jobs);
+	for (i = 0; i < TS_SACCT_SKIP_COUNT; i++)
+		if (sum->skipped[i])
+			fprintf(stderr, "ts-replay: skipped %zu %s\n",
+				sum->skipped[i], ts_sacct_skip_name(i));
+}
+
+/* What a replay charged, on stderr; label names it in a comparison. */
+static void report_stats(const char *label, const struct ts_replay_conf *rc,
+			 const struct ts_replay_stats *st)
+{
+	fprintf(stderr,
+		"ts-replay: %s%s%zu cycles, %zu usage resets; %zu jobs charged, %zu ended before --start, %zu started after the last cycle",
+		label ? label : "", label ? ": " : "", st->cycles, st->resets,
+		st->charged, st->before_start, st->after_end);
+	if (rc->consumed)
+		fprintf(stderr, ", %zu ended without TotalCPU", st->no_cpu);
+	fputc('\n', stderr);
+}
+
+/* One configuration, its rows on stdout.  RET 0 or EXIT_FAILURE. */
+static int run_one(const struct opts *o, const struct ts_replay_conf *rc,
+		   const struct ts_tree *tree, const struct ts_sacct_jobs *jobs,
+		   const struct ts_sacct_summary *sum)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_replay_stats st = { 0 };
+	struct out out = { .json = o->json, .algo = rc->fs.algo };
+
+	if (read_every(o->every, rc->period, &out.every))
+		return EXIT_FAILURE;
+	put_header(&out);
+	if (ts_replay_run(tree, jobs->job, jobs->n, rc, sample, &out, &st,
+			  &err))
+		return fail("%s%s", err.msg, "");
+	report_read(sum);
+	report_stats(NULL, rc, &st);
+	return 0;
+}
+
+/*
+ * The configurations' labels: their file names without the directory and
+ * a ".conf" ending; a label already taken gets "-2", "-3", ...
+ */
+static char **make_labels(const struct opts *o)
+{
+	char **label = calloc(o->n_conf, sizeof(*label));
+	size_t i, j;
+
+	for (i = 0; label && i < o->n_conf; i++) {
+		const char *base = strrchr(o->conf[i], '/');
+		size_t len, n = 1;
+
+		base = base ? base + 1 : o->conf[i];
+		len = strlen(base);
+		if (len > 5 && !strcmp(base + len - 5, ".conf"))
+			len -= 5;
+		if (!(label[i] = malloc(len + 24)))
+			return label;
+		snprintf(label[i], len + 24, "%.*s", (int)len, base);
+		for (j = 0; j < i; j++)
+			if (!strcmp(label[j], label[i])) {
+				snprintf(label[i], len + 24, "%.*s-%zu",
+					 (int)len, base, ++n);
+				j = (size_t)-1; /* check the new one again */
+			}
+	}
+	return label;
+}
+
+/* Two or more configurations compared into --compare's directory. */
+static int run_compare(const struct opts *o, const struct ts_replay_conf *rc,
+		       const struct ts_tree *tree,
+		       const struct ts_sacct_jobs *jobs,
+		       const struct ts_sacct_summary *sum)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_replay_stats *st = calloc(o->n_conf, sizeof(*st));
+	char **label = make_labels(o);
+	struct replay_report *rep = NULL;
+	struct replay_report_opts ro = { .dir = o->compare,
+					 .k = o->n_conf,
+					 .top = o->top,
+					 .swapped = o->swapped };
+	struct ts_compare_stats cs = { 0 };
+	uint64_t every = 0;
+	size_t i;
+	int status = EXIT_FAILURE;
+
+	for (i = 0; i < o->n_conf; i++)
+		if (rc[i].period > every)
+			every = rc[i].period;
+	if (!st || !label) {
+		fail("%s%s", "out of memory", "");
+		goto out;
+	}
+	for (i = 0; i < o->n_conf; i++)
+		if (!label[i]) {
+			fail("%s%s", "out of memory", "");
+			goto out;
+		}
+	if (o->every && read_length(o->every, &every))
+		goto out;
+	if (!every || every > UINT32_MAX) {
+		fail("--every \"%s\": not a length from 1 s to 136 years%s",
+		     o->every, "");
+		goto out;
+	}
+	ro.labels = (const char *const *)label;
+	ro.max_samples =
+		(size_t)((uint64_t)(rc[0].end - rc[0].start) / every) + 2;
+	if (replay_report_open(&rep, &ro, tree, jobs->job))
+		goto out;
+	if (ts_replay_compare(tree, jobs->job, jobs->n, rc, o->n_conf,
+			      (uint32_t)every, replay_report_sample, rep, st,
+			      &cs, &err)) {
+		fail("%s%s", err.msg, "");
+		goto out;
+	}
+	report_read(sum);
+	for (i = 0; i < o->n_conf; i++)
+		report_stats(label[i], &rc[i], &st[i]);
+	fprintf(stderr,
+		"ts-replay: %zu samples compared; %zu jobs without Eligible are in no pending order\n",
+		cs.samples, cs.no_eligible);
+	status = replay_report_close(rep) ? EXIT_FAILURE : 0;
+	rep = NULL;
+out:
+	replay_report_abandon(rep);
+	for (i = 0; label && i < o->n_conf; i++)
+		free(label[i]);
+	free(label);
+	free(st);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { 0 };
-	struct ts_replay_conf rc = { 0 };
-	struct ts_settings set;
+	struct ts_replay_conf *rc = NULL;
+	struct ts_settings *set = NULL;
 	struct ts_tree tree = { 0 };
 	struct ts_assoc_index ix = { 0 };
 	struct ts_sacct_jobs jobs = { 0 };
 	struct ts_sacct_summary sum = { 0 };
-	struct ts_replay_stats st = { 0 };
 	struct ts_error err = TS_ERROR_INIT;
-	struct out out = { 0 };
 	int status = EXIT_FAILURE;
-	size_t i;
+	bool need_cpu = false;
+	size_t i, n_set = 0;
 
-	ts_settings_init(&set);
-	if (parse_opts(argc, argv, &o) || read_conf(o.conf, &rc, &set) ||
-	    read_tree(o.tree, &tree))
+	if (parse_opts(argc, argv, &o))
+		goto done;
+	rc = calloc(o.n_conf, sizeof(*rc));
+	set = calloc(o.n_conf, sizeof(*set));
+	if (!rc || !set) {
+		fail("%s%s", "out of memory", "");
+		goto done;
+	}
+	for (n_set = 0; n_set < o.n_conf; n_set++) {
+		ts_settings_init(&set[n_set]);
+		if (read_conf(o.conf[n_set], &rc[n_set], &set[n_set])) {
+			n_set++;
+			goto done;
+		}
+		need_cpu |= rc[n_set].consumed;
+	}
+	if (read_tree(o.tree, &tree))
 		goto done;
 	if (ts_assoc_index_build(&ix, &tree, &err)) {
 		fail("%s%s", err.msg, "");
 		goto done;
 	}
-	if (read_jobs(&o, &ix, rc.consumed, &jobs, &sum))
+	if (read_jobs(&o, &ix, need_cpu, &jobs, &sum))
 		goto done;
-	if ((o.start && read_time("--start", o.start, &rc.start)) ||
-	    (o.end && read_time("--end", o.end, &rc.end)))
+	if ((o.start && read_time("--start", o.start, &rc[0].start)) ||
+	    (o.end && read_time("--end", o.end, &rc[0].end)))
 		goto done;
 	if (!jobs.n && (!o.start || !o.end)) {
 		fail("%s%s", "no job to replay: give --start and --end", "");
 		goto done;
 	}
-	span(&jobs, &rc, o.start, o.end);
-	if (read_every(o.every, rc.period, &out.every))
-		goto done;
-	out.json = o.json;
-	out.algo = rc.fs.algo;
-	if (!o.json) {
-		fputs("Time,Cycle,Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare",
-		      stdout);
-		if (rc.fs.algo == TS_FS_FAIR_TREE)
-			fputs(",LevelFS,Rank", stdout);
-		if (rc.fs.algo == TS_FS_PBS)
-			fputs(",PbsTreeUsage,PbsPerc,PbsFactor", stdout);
-		putchar('\n');
+	span(&jobs, &rc[0], o.start, o.end);
+	for (i = 1; i < o.n_conf; i++) {
+		rc[i].start = rc[0].start;
+		rc[i].end = rc[0].end;
 	}
-	if (ts_replay_run(&tree, jobs.job, jobs.n, &rc, sample, &out, &st,
-			  &err)) {
-		fail("%s%s", err.msg, "");
+	if (o.compare ? run_compare(&o, rc, &tree, &jobs, &sum)
+		      : run_one(&o, rc, &tree, &jobs, &sum))
 		goto done;
-	}
-	fprintf(stderr, "ts-replay: %zu lines read, %zu jobs kept\n", sum.lines,
-		sum.jobs);
-	for (i = 0; i < TS_SACCT_SKIP_COUNT; i++)
-		if (sum.skipped[i])
-			fprintf(stderr, "ts-replay: skipped %zu %s\n",
-				sum.skipped[i], ts_sacct_skip_name(i));
-	fprintf(stderr,
-		"ts-replay: %zu cycles, %zu usage resets; %zu jobs charged, %zu ended before --start, %zu started after the last cycle",
-		st.cycles, st.resets, st.charged, st.before_start,
-		st.after_end);
-	if (rc.consumed)
-		fprintf(stderr, ", %zu ended without TotalCPU", st.no_cpu);
-	fputc('\n', stderr);
 	report_resources();
 	status = fflush(stdout) ? EXIT_FAILURE : EXIT_SUCCESS;
 done:
 	ts_sacct_jobs_free(&jobs);
 	ts_assoc_index_free(&ix);
 	ts_tree_free(&tree);
-	ts_settings_free(&set);
+	for (i = 0; i < n_set; i++)
+		ts_settings_free(&set[i]);
+	free(set);
+	free(rc);
 	free(o.jobs);
+	free(o.conf);
 	return status;
 }

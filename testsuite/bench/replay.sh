@@ -9,6 +9,9 @@
 # whose formatting, not the replay, would take the time.  Prints the
 # CPU seconds and peak RSS ts-replay reports and PASS or FAIL; exit 1
 # on FAIL or on a replay that fails.
+# Then the same history compared under three configurations (classic,
+# Fair Tree, fairshare=pbs; --compare, samples once a day): its CPU
+# seconds and peak RSS, against the same 60 s a configuration.
 set -u -o pipefail
 
 BIN=${1:?usage: replay.sh TS_REPLAY DIR}
@@ -36,4 +39,24 @@ fi
 verdict=PASS
 awk -v c="$cpu" -v g="$GOAL_CPU" 'BEGIN { exit !(c <= g) }' || verdict=FAIL
 echo "replay (issue 30): 1,000,000 jobs, 5,000 associations, 30 days of 5-min cycles: $cpu s of CPU (goal <= $GOAL_CPU s), peak RSS $rss MB: $verdict"
+[ "$verdict" = PASS ] || exit 1
+
+sed 's/^PriorityCalcPeriod=5$/&\nPriorityFlags=NO_FAIR_TREE/' "$DIR/slurm.conf" >"$DIR/classic.conf"
+cp "$DIR/slurm.conf" "$DIR/fair_tree.conf"
+{ cat "$DIR/slurm.conf"; echo PriorityParameters=fairshare=pbs; } >"$DIR/pbs.conf"
+for c in classic fair_tree pbs; do
+	printf 'PriorityWeightFairshare=10000\nPriorityWeightAge=1000\n' >>"$DIR/$c.conf"
+done
+if ! TZ=UTC "$BIN" -c "$DIR/classic.conf" -c "$DIR/fair_tree.conf" \
+	-c "$DIR/pbs.conf" -t "$DIR/site.tree" -j "$DIR/jobs.sacct" \
+	--every 1d --compare "$DIR/compare" >"$DIR/compare.out" 2>"$err"; then
+	echo "replay --compare (issue 30): ts-replay failed:"
+	cat "$err"
+	exit 1
+fi
+sed 's/^/  /' "$DIR/compare.out" "$err"
+read -r cpu rss < <(sed -n 's/^ts-replay: \([0-9.]*\) s of CPU.*peak RSS \([0-9.]*\) MB$/\1 \2/p' "$err")
+verdict=PASS
+awk -v c="${cpu:-999}" -v g="$((3 * GOAL_CPU))" 'BEGIN { exit !(c <= g) }' || verdict=FAIL
+echo "replay --compare (issue 30): the same, 3 configurations side by side: ${cpu:-?} s of CPU (goal <= $((3 * GOAL_CPU)) s), peak RSS ${rss:-?} MB: $verdict"
 [ "$verdict" = PASS ]
