@@ -133,6 +133,7 @@ static int compute(struct ts_replay *r, struct ts_error *err)
 				 r->c->fs.algo == TS_FS_PBS, &r->fs, err);
 }
 
+/* The run's inputs as ts_replay_open() documents them, or TS_EINVAL. */
 static int check(const struct ts_tree *t, const struct ts_sacct_job *jobs,
 		 size_t n, const struct ts_replay_conf *c, struct ts_error *err)
 {
@@ -149,6 +150,17 @@ static int check(const struct ts_tree *t, const struct ts_sacct_job *jobs,
 	if (!(c->decay > 0 && c->decay <= 1))
 		return ts_error_set(err, TS_EINVAL, -1,
 				    "decay per second not in (0, 1]");
+	if (c->cycles && (c->n_cycles < 2 || c->cycles[0] != c->start ||
+			  c->cycles[c->n_cycles - 1] != c->end))
+		return ts_error_set(
+			err, TS_EINVAL, -1,
+			"cycle times: at least 2, the first at start, the last at end");
+	for (i = 1; c->cycles && i < c->n_cycles; i++)
+		if (c->cycles[i] <= c->cycles[i - 1])
+			return ts_error_set(
+				err, TS_EINVAL, (long)i + 1,
+				"cycle time %zu (%lld) is not after the one before",
+				i + 1, (long long)c->cycles[i]);
 	for (i = 0; i < n; i++)
 		if (jobs[i].node < 0 || (size_t)jobs[i].node >= t->n)
 			return ts_error_set(
@@ -181,7 +193,7 @@ static void end_charges(struct ts_replay *r, int64_t ran, int64_t t)
 		const struct ts_sacct_job *j = &r->job[r->act[i]];
 
 		if (j->end && j->end <= t) {
-			if (!r->c->consumed)
+			if (!r->c->consumed && r->c->charge_at_end)
 				replay_charge(r, j, ran, j->end, true);
 			continue;
 		}
@@ -190,9 +202,9 @@ static void end_charges(struct ts_replay *r, int64_t ran, int64_t t)
 	r->n_act = k;
 }
 
-static void decay_all(struct ts_replay *r)
+static void decay_all(struct ts_replay *r, int64_t secs)
 {
-	double f = ts_decay_over(r->c->decay, (double)r->c->period);
+	double f = ts_decay_over(r->c->decay, (double)secs);
 	size_t i;
 
 	if (f == 1)
@@ -242,13 +254,15 @@ int ts_replay_open(struct ts_replay **out, const struct ts_tree *t,
 	r->job = jobs;
 	r->n = n;
 	r->c = c;
-	r->ran = c->start;
-	r->last_reset = c->start;
+	r->ran = c->cycles ? c->cycles[0] : c->start;
+	r->last_reset = r->ran;
 	r->last = c->start +
 		  (int64_t)((c->end - c->start + c->period - 1) / c->period) *
 			  c->period;
 	if (r->last == c->start)
 		r->last += c->period;
+	if (c->cycles)
+		r->last = c->cycles[c->n_cycles - 1];
 	r->view = *t;
 	r->view.usage = calloc(t->n, sizeof(*r->view.usage));
 	r->by_start = malloc(m * sizeof(size_t));
@@ -308,7 +322,8 @@ int ts_replay_next(struct ts_replay *r, struct ts_replay_sample *s,
 {
 	const struct ts_replay_conf *c = r->c;
 	const struct ts_sacct_job *jobs = r->job;
-	int64_t now = r->ran + c->period;
+	int64_t now =
+		c->cycles ? c->cycles[r->st.cycles + 1] : r->ran + c->period;
 	size_t i;
 	int rc;
 
@@ -334,7 +349,7 @@ int ts_replay_next(struct ts_replay *r, struct ts_replay_sample *s,
 		if (rc)
 			return rc;
 	}
-	decay_all(r);
+	decay_all(r, now - r->ran);
 	if (!c->consumed)
 		for (i = 0; i < r->n_act; i++)
 			replay_charge(r, &jobs[r->act[i]], r->ran, now, false);

@@ -9,11 +9,16 @@
  * The plugin's cycle (plugins/priority_treeshare/cycle.c), with the same
  * arithmetic (usage_charge.h, consumed.h) and algorithms (fairshare.h).
  * The plugin is taken to have run since start with no usage: cycles at
- * start + k * period, k = 1, 2, ..., up to the first at or after end.
+ * start + k * period, k = 1, 2, ..., up to the first at or after end;
+ * or, given the plugin's own cycle times (cycles[], from its log), at
+ * cycles[1], cycles[2], ... with start = cycles[0], each decaying over
+ * its own interval.
  * Between two cycles at ran and t = ran + period:
  *   1. each job that ended in (ran, t] is charged at its end, its
- *      run seconds of [max(ran, start), end] (dedicated usage only);
- *      then, when PriorityUsageResetPeriod's time has come (NOW: at the
+ *      run seconds of [max(ran, start), end] (dedicated usage only),
+ *      when charge_at_end (AccountingStorageEnforce with limits: Slurm
+ *      charges a job's end under no other setting); otherwise that last
+ *      slice is not charged, as Slurm does not; then, when PriorityUsageResetPeriod's time has come (NOW: at the
  *      first cycle), all usage is zeroed (ts_next_reset());
  *   2. classic and depth_oblivious: fair share is computed, from the
  *      usage before this cycle's decay and charges (as multifactor);
@@ -27,7 +32,8 @@
  *      cycle's fair-share figures.
  * A charge goes to the job's association and every ancestor up to the
  * root.  Not replayed (yet): QOS UsageFactor (taken as 1),
- * usage_window=, share changes over time.
+ * usage_window=, share changes over time.  Checked against a live
+ * plugin by the cluster lab's replay run (scenario-replay.sh).
  *
  * Memory: the tree's usage and results, and three job indexes (n jobs
  * each), allocated once per run; nothing is allocated per cycle.
@@ -57,6 +63,13 @@ struct ts_replay_conf {
 	enum ts_reset_period reset; /* PriorityUsageResetPeriod */
 	int64_t start; /* usage is 0 here; the first cycle is a period on */
 	int64_t end;   /* the last cycle is the first at or after end */
+	bool charge_at_end; /* AccountingStorageEnforce has limits */
+	/*
+	 * the cycles' times, increasing, n_cycles >= 2, the first = start,
+	 * the last = end; NULL: by period
+	 */
+	const int64_t *cycles;
+	size_t n_cycles;
 	/* pending jobs' priorities (replay_compare.h); 0 when not compared */
 	uint32_t w_age, w_fs; /* PriorityWeightAge, PriorityWeightFairshare */
 	uint32_t max_age;     /* PriorityMaxAge, s */
@@ -87,7 +100,8 @@ typedef int (*ts_replay_fn)(void *arg, const struct ts_replay_sample *s);
  * t) over t (finished; its own usage is not read) under c, calling fn
  * after each cycle.
  * RET TS_OK, the hook's code, or TS_EINVAL (period 0, end before start,
- * a node out of range, decay not in (0, 1]), TS_ENOMEM, or the
+ * a node out of range, decay not in (0, 1], cycles not increasing or
+ * fewer than 2), TS_ENOMEM, or the
  * algorithm's error; *err set.  *stats (may be NULL) filled.
  */
 int ts_replay_run(const struct ts_tree *t, const struct ts_sacct_job *jobs,

@@ -136,6 +136,13 @@ static int pair(struct ts_slurm_prio *o, const char *k, const char *v,
 			"line %ld: %s=%.40s: must be NONE, NOW, DAILY, WEEKLY, MONTHLY, QUARTERLY or YEARLY",
 			line, k, v);
 	}
+	if (!strcasecmp(k, "AccountingStorageEnforce")) {
+		/* read_config.c: "limits", "safe" and "all" set LIMITS */
+		o->charge_at_end = strcasestr(v, "limits") ||
+				   strcasestr(v, "safe") ||
+				   strcasestr(v, "all");
+		return TS_OK;
+	}
 	if (!strcasecmp(k, "PriorityParameters")) {
 		if (strlen(v) >= sizeof(o->params))
 			return ts_error_set(

@@ -18,6 +18,9 @@
  *   FairShareDampeningFactor  1 .. 65535, default 1
  *   PriorityWeight{Age,FairShare,JobSize,Partition,QOS,Assoc}
  *   PriorityMaxAge            kept for the job priorities (later)
+ *   AccountingStorageEnforce  whether Slurm charges a job's end: only when
+ *                             it sets limits ("limits", "safe", "all",
+ *                             found as substrings, as Slurm); default no
  *
  * A line holds blank-separated Key=Value pairs; a value may be in double
  * quotes; '#' starts a comment.  Other keys are ignored (a whole
@@ -42,8 +45,9 @@ struct ts_slurm_prio {
 	bool calculate_running;
 	uint32_t damp; /* FairShareDampeningFactor */
 	uint32_t w_age, w_fs, w_js, w_part, w_qos, w_assoc;
-	uint32_t max_age;  /* s */
-	char params[4096]; /* PriorityParameters ("" if none) */
+	uint32_t max_age;   /* s */
+	bool charge_at_end; /* AccountingStorageEnforce has limits */
+	char params[4096];  /* PriorityParameters ("" if none) */
 };
 
 /*

@@ -47,6 +47,8 @@ static const char *const usage_lines[] = {
 	"      --start TIME   usage is 0 here (YYYY-MM-DDTHH:MM:SS, local);",
 	"                     default: the first job's start, to the period",
 	"      --end TIME     last cycle at or after it; default: last end",
+	"      --cycles FILE  the plugin's cycle times: its slurmctld log",
+	"                     (DebugFlags=Priority) or one epoch second a line",
 	"      --every LENGTH rows every LENGTH (12h, 1d: whole cycles);",
 	"                     default: every cycle",
 	"      --json         JSON lines instead of CSV",
@@ -71,7 +73,7 @@ struct opts {
 	size_t n_conf;
 	const char **jobs;
 	size_t n_jobs;
-	const char *start, *end, *every, *compare;
+	const char *start, *end, *every, *compare, *cycles;
 	size_t top;
 	int json, swapped;
 };
@@ -108,6 +110,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "start", required_argument, NULL, 'S' },
 		{ "end", required_argument, NULL, 'E' },
 		{ "every", required_argument, NULL, 'e' },
+		{ "cycles", required_argument, NULL, 'Y' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "compare", required_argument, NULL, 'C' },
 		{ "top", required_argument, NULL, 'T' },
@@ -144,6 +147,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'e':
 			o->every = optarg;
 			break;
+		case 'Y':
+			o->cycles = optarg;
+			break;
 		case 'J':
 			o->json = 1;
 			break;
@@ -178,6 +184,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return fail("%s%s", "--compare needs two or more -c", "");
 	if (!o->compare && o->n_conf > 1)
 		return fail("%s%s", "several -c need --compare DIR", "");
+	if (o->cycles && (o->compare || o->start || o->end))
+		return fail(
+			"%s%s",
+			"--cycles gives the span: not with --start, --end or --compare",
+			"");
 	if (o->compare && o->json)
 		return fail("%s%s", "--json is for one configuration", "");
 	if (!o->compare && (o->swapped || o->top != 6))
@@ -216,6 +227,87 @@ static int read_every(const char *text, uint32_t period, size_t *cycles)
 			text, p);
 	}
 	*cycles = (size_t)(secs / period);
+	return 0;
+}
+
+struct cycle_times {
+	int64_t *t;
+	size_t n, cap;
+};
+
+/*
+ * A cycle time from one line: the plugin's "state committed: last decay
+ * N" (slurmctld.log with DebugFlags=Priority), or N alone.  RET 1 with
+ * *t, 0 for a line without one, -1 for a bad N.
+ */
+static int cycle_of_line(const char *line, int64_t *t)
+{
+	static const char mark[] = "state committed: last decay ";
+	const char *p = strstr(line, mark);
+	char *end;
+	long long v;
+
+	if (p)
+		p += sizeof(mark) - 1;
+	else if (*line >= '0' && *line <= '9')
+		p = line;
+	else
+		return 0;
+	errno = 0;
+	v = strtoll(p, &end, 10);
+	if (errno || end == p || v <= 0 || (!strstr(line, mark) && *end))
+		return -1;
+	*t = (int64_t)v;
+	return 1;
+}
+
+/*
+ * --cycles FILE into *ct: increasing, a time logged twice (a commit
+ * retried) kept once.  RET 0 or EXIT_FAILURE ("FILE:LINE: ...").
+ */
+static int read_cycles(const char *path, struct cycle_times *ct)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	char *text, *line, *next;
+	size_t n;
+	long no = 0;
+
+	if (ts_whole_file_read(path, MAX_INPUT, &text, &n, &err))
+		return fail("cannot read %s: %s", path, err.msg);
+	for (line = text; line && *line; line = next) {
+		int64_t t;
+		int got;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		no++;
+		got = cycle_of_line(line, &t);
+		if (got < 0 || (got > 0 && ct->n && t < ct->t[ct->n - 1])) {
+			fprintf(stderr, "%s:%ld: %s\n", path, no,
+				got < 0 ? "not a cycle time (epoch seconds)"
+					: "a cycle time before the one above");
+			free(text);
+			return EXIT_FAILURE;
+		}
+		if (!got || (ct->n && t == ct->t[ct->n - 1]))
+			continue;
+		if (ct->n == ct->cap) {
+			size_t cap = ct->cap ? 2 * ct->cap : 256;
+			int64_t *nt = realloc(ct->t, cap * sizeof(*nt));
+
+			if (!nt) {
+				free(text);
+				return fail("%s%s", "out of memory", "");
+			}
+			ct->t = nt;
+			ct->cap = cap;
+		}
+		ct->t[ct->n++] = t;
+	}
+	free(text);
+	if (ct->n < 2)
+		return fail("%s: fewer than 2 cycle times%s", path, "");
 	return 0;
 }
 
@@ -278,6 +370,7 @@ static int read_conf(const char *path, struct ts_replay_conf *rc,
 	rc->decay = ts_decay_per_second(p.decay_hl);
 	rc->consumed = set->consumed;
 	rc->reset = p.reset;
+	rc->charge_at_end = p.charge_at_end;
 	rc->w_age = p.w_age;
 	rc->w_fs = p.w_fs;
 	rc->max_age = p.max_age;
@@ -642,6 +735,7 @@ int main(int argc, char **argv)
 	struct ts_error err = TS_ERROR_INIT;
 	int status = EXIT_FAILURE;
 	bool need_cpu = false;
+	struct cycle_times ct = { 0 };
 	size_t i, n_set = 0;
 
 	if (parse_opts(argc, argv, &o))
@@ -668,14 +762,22 @@ int main(int argc, char **argv)
 	}
 	if (read_jobs(&o, &ix, need_cpu, &jobs, &sum))
 		goto done;
+	if (o.cycles) {
+		if (read_cycles(o.cycles, &ct))
+			goto done;
+		rc[0].cycles = ct.t;
+		rc[0].n_cycles = ct.n;
+		rc[0].start = ct.t[0];
+		rc[0].end = ct.t[ct.n - 1];
+	}
 	if ((o.start && read_time("--start", o.start, &rc[0].start)) ||
 	    (o.end && read_time("--end", o.end, &rc[0].end)))
 		goto done;
-	if (!jobs.n && (!o.start || !o.end)) {
+	if (!jobs.n && !o.cycles && (!o.start || !o.end)) {
 		fail("%s%s", "no job to replay: give --start and --end", "");
 		goto done;
 	}
-	span(&jobs, &rc[0], o.start, o.end);
+	span(&jobs, &rc[0], o.start || o.cycles, o.end || o.cycles);
 	for (i = 1; i < o.n_conf; i++) {
 		rc[i].start = rc[0].start;
 		rc[i].end = rc[0].end;
@@ -695,5 +797,6 @@ done:
 	free(rc);
 	free(o.jobs);
 	free(o.conf);
+	free(ct.t);
 	return status;
 }

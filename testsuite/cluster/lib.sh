@@ -147,6 +147,22 @@ ts_tree_visible()
 	! grep -qx 'root|root' <<<"$have"
 }
 
+# ts_cluster_own RUN SCRIPT - a scenario with a cluster of its own takes
+# $TS_CLUSTER_DIR (its lock file, held on fd 9 for the script's life) or
+# says "not ok" and exits 1; the cluster is taken down at exit.
+ts_cluster_own()
+{
+	exec 9>>"$TS_CLUSTER_DIR.lock"
+	if ! flock -n 9; then
+		not_ok "$1: $2 gets $TS_CLUSTER_DIR to itself" \
+			"in use by $(cat "$TS_CLUSTER_DIR.lock")"
+		exit 1
+	fi
+	echo "$2 pid $$ since $(date '+%F %T')" >"$TS_CLUSTER_DIR.lock"
+	trap '"$TS_CLUSTER" down >/dev/null 2>&1' EXIT
+	trap 'exit 130' INT TERM
+}
+
 # ------------------------------------------------------------ jobs
 
 # ts_submit USER SBATCH_ARG... - submit a batch job as USER (sbatch run by

@@ -44,15 +44,7 @@ CONS_LOG=$TS_CLUSTER_DIR/log/slurmctld.log
 UP_LOG=$(dirname "$TAP_FILE")/cluster-$P.up.log
 EXTRA=$(dirname "$TAP_FILE")/cluster-$P.conf
 
-exec 9>>"$TS_CLUSTER_DIR.lock"
-if ! flock -n 9; then
-	not_ok "$P: scenario-consumed.sh gets $TS_CLUSTER_DIR to itself" \
-		"in use by $(cat "$TS_CLUSTER_DIR.lock")"
-	exit 1
-fi
-echo "scenario-consumed.sh pid $$ since $(date '+%F %T')" >"$TS_CLUSTER_DIR.lock"
-trap '"$TS_CLUSTER" down >/dev/null 2>&1' EXIT
-trap 'exit 130' INT TERM
+ts_cluster_own "$P" scenario-consumed.sh
 
 # cons_totalcpu JOBID - sacct's TotalCPU of the job (its steps' sum) in
 # seconds; sacct prints [D-][HH:]MM:SS[.mmm].

@@ -24,6 +24,9 @@
 #   consumed        scenario-consumed.sh (usage_metric=consumed, issue
 #                   20; letter j for TS_SCENARIOS): a cluster of its own
 #                   with jobacct_gather/linux, not run-scenarios.sh's
+#   replay          scenario-replay.sh (ts-replay's fidelity, issue 30;
+#                   letter r): a cluster of its own, seven cycles of
+#                   jobs and sshare snapshots, replayed from sacct
 # The treeshare runs only when build/lib/slurm/priority_treeshare.so
 # exists.  A caller's TS_SCENARIOS narrows every run to those letters; a
 # run left with none of its letters is skipped.  The runs' TAP goes to
@@ -52,7 +55,8 @@ if [ -f "$TOP/build/lib/slurm/priority_treeshare.so" ]; then
 	run[treeshare-caps]="priority/treeshare|g m"
 	run[treeshare-caps2]="priority/treeshare|i n k"
 	run[consumed]="consumed|j"
-	runs+=(treeshare treeshare-caps treeshare-caps2 consumed)
+	run[replay]="replay|r"
+	runs+=(treeshare treeshare-caps treeshare-caps2 consumed replay)
 fi
 
 # letters RUN - the run's scenario letters, narrowed by TS_SCENARIOS.
@@ -88,8 +92,8 @@ for n in "${runs[@]}"; do
 		echo "$n: none of its scenarios in TS_SCENARIOS='$TS_SCENARIOS'; skipped"
 		continue
 	fi
-	if [ "${run[$n]%%|*}" = consumed ]; then
-		bg_start "$OUT/cluster-$n.rc" "$HERE/scenario-consumed.sh" \
+	if [ "${run[$n]%%|*}" = consumed ] || [ "${run[$n]%%|*}" = replay ]; then
+		bg_start "$OUT/cluster-$n.rc" "$HERE/scenario-${run[$n]%%|*}.sh" \
 			"$OUT/cluster-$n.tap" >"$OUT/cluster-$n.log" 2>&1
 	else
 		bg_start "$OUT/cluster-$n.rc" env TS_SCENARIOS="$l" \

@@ -579,4 +579,46 @@ t_replay_compare()
 }
 check "ts-replay --compare: classic against Fair Tree on seed 000, swapped pairs and tau-b as worked by hand, the report's files, bad combinations refused" t_replay_compare
 
+# --- ts-replay --cycles: the plugin's cycle times (issue 30) ---------
+# bob runs 2 CPUs from 00:00:00; cycles at 00:00:00, 00:01:01, 00:02:00
+# (a wake-up a second late), read from a slurmctld log (other lines and
+# a commit logged twice ignored) or a bare list: the same rows, at those
+# times; bob's RawUsage at 00:02:00 is 2 x 61 s then 2 x 59 s, each
+# decayed over its own interval (a one-minute half-life:
+# d = 1 - 0.693/60, usage = (122 d^61) d^59 + 118 d^59).  A time before
+# the one above is refused with its line.
+t_replay_cycles()
+{
+	local R=$top/$build/bin/ts-replay w=$tmp/cycles
+	mkdir -p "$w"
+	printf '%s\n' 'JobID|User|Account|Start|End|AllocCPUS' \
+		'1|bob|group1|2026-11-01T00:00:00||2' >"$w/jobs.sacct"
+	printf 'PriorityCalcPeriod=1\nPriorityDecayHalfLife=1\n' >"$w/s.conf"
+	printf '%s\n' '[2026-11-01T00:00:00.100] slurmctld version 22.05.8 started' \
+		'[2026-11-01T00:00:00.200] debug:  priority/treeshare: state committed: last decay 1793491200, 812 bytes' \
+		'[2026-11-01T00:01:01.300] debug:  priority/treeshare: state committed: last decay 1793491261, 812 bytes' \
+		'[2026-11-01T00:01:01.400] debug:  priority/treeshare: state committed: last decay 1793491261, 812 bytes' \
+		'[2026-11-01T00:02:00.100] debug:  priority/treeshare: state committed: last decay 1793491320, 812 bytes' \
+		>"$w/slurmctld.log"
+	printf '1793491200\n1793491261\n1793491320\n' >"$w/list"
+	TZ=UTC "$R" -c "$w/s.conf" -t "$SEED" -j "$w/jobs.sacct" \
+		--cycles "$w/slurmctld.log" >"$w/a.csv" 2>"$w/a.err" &&
+	TZ=UTC "$R" -c "$w/s.conf" -t "$SEED" -j "$w/jobs.sacct" \
+		--cycles "$w/list" >"$w/b.csv" 2>/dev/null ||
+		{ cat "$w/a.err"; return 1; }
+	cmp -s "$w/a.csv" "$w/b.csv" || { echo "log and list differ"; return 1; }
+	expect "times" "$(cut -d, -f1,2 "$w/a.csv" | sort -u | tail -n +1 | tr '\n' ' ')" \
+		"2026-11-01T00:01:01,1 2026-11-01T00:02:00,2 Time,Cycle " || return 1
+	awk -F, '$2 == 2 && $4 == "bob" { u = $7 } END {
+		d = 1 - 0.693 / 60
+		want = 122 * d^61 * d^59 + 118 * d^59
+		r = u / want - 1; if (r < 0) r = -r
+		if (r > 1e-12) { print "bob " u ", want " want; exit 1 } }' \
+		"$w/a.csv" || return 1
+	printf '1793491261\n1793491200\n' >"$w/back"
+	one_error "$w/back:2: a cycle time before the one above" \
+		"$R" -c "$w/s.conf" -t "$SEED" -j "$w/jobs.sacct" --cycles "$w/back"
+}
+check "ts-replay --cycles: the plugin's logged cycle times (or a list), each decaying over its own interval; a time going back refused by line" t_replay_cycles
+
 [ "${TAP_FAILED:-0}" = 0 ]

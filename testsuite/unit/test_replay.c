@@ -78,6 +78,7 @@ static struct ts_replay_conf conf(enum ts_fs_algo algo, uint32_t hl,
 		.decay = ts_decay_per_second(hl),
 		.start = start,
 		.end = end,
+		.charge_at_end = true,
 	};
 	return c;
 }
@@ -151,6 +152,83 @@ START_TEST(replay_usage_decays_by_half_life_between_samples)
 		/* d = 1 - 0.693/hl: 2^(-period/halflife) to 1e-4 */
 		ck_assert_double_eq_tol(ratio, pow(2, -300.0 / 3600), 1e-4);
 	}
+	ts_tree_free(&t);
+}
+END_TEST
+
+/*
+ * Slurm charges a job's end only under AccountingStorageEnforce with
+ * limits: otherwise the slice after the last cycle a job ran through is
+ * never charged, and a job entirely between two cycles not at all.
+ */
+START_TEST(replay_end_charged_only_with_limits)
+{
+	struct ts_sacct_job j[] = {
+		{ .start = T0, .end = T0 + 450, .billing = 4, .node = BOB },
+		{ .start = T0 + 10,
+		  .end = T0 + 250,
+		  .billing = 2,
+		  .node = SCOTT },
+	};
+	struct ts_replay_conf c = conf(TS_FS_CLASSIC, 3600, T0, T0 + 600);
+	double d = 1 - 0.693 / 3600, f = pow(d, 300);
+	struct ts_tree t;
+	struct series z;
+
+	load_seed000(&t);
+	c.charge_at_end = false;
+	run(&t, j, 2, &c, &z);
+	ck_assert_uint_eq(z.n, 2);
+	/* bob: 300 s at cycle 1, decayed at cycle 2, his last 150 s lost */
+	ck_assert_double_eq_tol((double)z.usage[0][BOB], 1200 * f, 1e-9);
+	ck_assert_double_eq_tol((double)z.usage[1][BOB], 1200 * f * f, 1e-9);
+	ck_assert_double_eq((double)z.usage[1][SCOTT], 0);
+	/* with limits: scott's 240 s and bob's 150 s at their ends */
+	c.charge_at_end = true;
+	run(&t, j, 2, &c, &z);
+	ck_assert_double_eq_tol((double)z.usage[0][SCOTT],
+				480 * pow(d, 240) * f, 1e-9);
+	ck_assert_double_eq_tol((double)z.usage[1][BOB],
+				(1200 * f + 600 * pow(d, 150)) * f, 1e-9);
+	ts_tree_free(&t);
+}
+END_TEST
+
+/*
+ * The plugin's own cycle times (its log): each cycle decays over its own
+ * interval and charges the running job for it; samples at those times.
+ */
+START_TEST(replay_cycles_at_the_logged_times)
+{
+	static const int64_t at[] = { T0, T0 + 61, T0 + 120, T0 + 181 };
+	struct ts_sacct_job j = { .start = T0 - 5, .billing = 2, .node = BOB };
+	struct ts_replay_conf c = conf(TS_FS_FAIR_TREE, 600, T0, T0 + 181);
+	struct ts_error err = TS_ERROR_INIT;
+	int64_t bad[] = { T0, T0 + 60, T0 + 60 };
+	double d = ts_decay_per_second(600), u = 0;
+	struct ts_tree t;
+	struct series z;
+	size_t k;
+
+	load_seed000(&t);
+	c.period = 60;
+	c.cycles = at;
+	c.n_cycles = 4;
+	run(&t, &j, 1, &c, &z);
+	ck_assert_uint_eq(z.n, 3);
+	for (k = 1; k < 4; k++) {
+		double dt = (double)(at[k] - at[k - 1]);
+
+		u = u * pow(d, dt) + 2 * dt * pow(d, dt);
+		ck_assert_int_eq(z.time[k - 1], at[k]);
+		ck_assert_double_eq_tol((double)z.usage[k - 1][BOB], u, 1e-9);
+	}
+	c.cycles = bad;
+	c.n_cycles = 3;
+	c.end = T0 + 60;
+	ck_assert_int_eq(ts_replay_run(&t, &j, 1, &c, keep, &z, NULL, &err),
+			 TS_EINVAL);
+	ck_assert_int_eq(err.index, 3);
 	ts_tree_free(&t);
 }
 END_TEST
@@ -478,6 +556,22 @@ START_TEST(replay_slurm_conf_priority_keys)
 	ck_assert(!p.fair_tree && !p.depth_oblivious && p.calculate_running);
 	ck_assert_str_eq(p.params, "fairshare=pbs, usage_metric=consumed");
 	ck_assert_uint_eq(p.damp, 2);
+	ck_assert(!p.charge_at_end);
+	/* Slurm charges a job's end only when enforcing limits */
+	ck_assert_int_eq(
+		ts_slurm_prio_parse("AccountingStorageEnforce=associations\n",
+				    39, &p, &err),
+		TS_OK);
+	ck_assert(!p.charge_at_end);
+	ck_assert_int_eq(
+		ts_slurm_prio_parse("AccountingStorageEnforce=assoc,limits,qos",
+				    41, &p, &err),
+		TS_OK);
+	ck_assert(p.charge_at_end);
+	ck_assert_int_eq(ts_slurm_prio_parse("AccountingStorageEnforce=safe",
+					     29, &p, &err),
+			 TS_OK);
+	ck_assert(p.charge_at_end);
 	/* Slurm's defaults */
 	ck_assert_int_eq(ts_slurm_prio_parse("", 0, &p, &err), TS_OK);
 	ck_assert_uint_eq(p.decay_hl, 7 * 86400);
@@ -499,6 +593,8 @@ Suite *suite_replay(void)
 
 	tcase_add_test(tc, replay_one_job_of_4_cpus_for_two_periods);
 	tcase_add_test(tc, replay_usage_decays_by_half_life_between_samples);
+	tcase_add_test(tc, replay_end_charged_only_with_limits);
+	tcase_add_test(tc, replay_cycles_at_the_logged_times);
 	tcase_add_test(tc, replay_classic_fairshare_of_the_users);
 	tcase_add_test(tc, replay_fair_tree_ranks);
 	tcase_add_test(tc, replay_daily_usage_reset_at_local_midnight);
