@@ -78,12 +78,15 @@ void ts_assoc_index_free(struct ts_assoc_index *ix)
 
 struct ts_replay {
 	const struct ts_tree *src;
-	struct ts_tree view; /* src with usage[] ours */
+	struct ts_tree view; /* src with usage[] ours, or own */
+	struct ts_tree own;  /* a copy whose shares change (changes) */
+	size_t next_change;
 	const struct ts_sacct_job *job;
 	size_t n;
 	const struct ts_replay_conf *c;
 	struct ts_fs fs;
 	size_t *by_start, *by_end, *act;
+	size_t n_started; /* by_start and by_end hold the jobs that ran */
 	size_t n_act, next, next_end;
 	int64_t ran, last, last_reset, next_reset;
 	struct ts_replay_stats st;
@@ -161,6 +164,14 @@ static int check(const struct ts_tree *t, const struct ts_sacct_job *jobs,
 				err, TS_EINVAL, (long)i + 1,
 				"cycle time %zu (%lld) is not after the one before",
 				i + 1, (long long)c->cycles[i]);
+	for (i = 0; i < c->n_changes; i++)
+		if (c->changes[i].node < 0 ||
+		    (size_t)c->changes[i].node >= t->n ||
+		    (i && c->changes[i].time < c->changes[i - 1].time))
+			return ts_error_set(
+				err, TS_EINVAL, c->changes[i].line,
+				"line %ld: a share change out of the tree or of time order",
+				c->changes[i].line);
 	for (i = 0; i < n; i++)
 		if (jobs[i].node < 0 || (size_t)jobs[i].node >= t->n)
 			return ts_error_set(
@@ -176,7 +187,10 @@ void ts_replay_close(struct ts_replay *r, struct ts_replay_stats *stats)
 		return;
 	if (stats)
 		*stats = r->st;
-	free(r->view.usage);
+	if (r->own.n)
+		ts_tree_free(&r->own);
+	else
+		free(r->view.usage);
 	free(r->by_start);
 	free(r->by_end);
 	free(r->act);
@@ -235,6 +249,52 @@ static bool reset_due(enum ts_reset_period period, size_t done,
 	return true;
 }
 
+/*
+ * *own: t's nodes with no usage, for a replay whose shares change
+ * (its usage array is the replay's).
+ */
+static int copy_tree(struct ts_tree *own, const struct ts_tree *t,
+		     struct ts_error *err)
+{
+	size_t i;
+
+	if (ts_tree_init(own, t->n, err))
+		return -1;
+	for (i = 0; i < t->n; i++)
+		if (ts_tree_add(own, t->parent[i], ts_tree_name(t, i),
+				t->is_user[i], t->shares[i], 0, t->id[i],
+				err) < 0)
+			return -1;
+	return ts_tree_finish(own, err) ? -1 : 0;
+}
+
+/*
+ * The share changes made before now (sacctmgr's transactions): slurmctld
+ * has them when this cycle computes.  One made in the cycle's own second
+ * is taken to come after it: the cycle computes within milliseconds of
+ * its start, a change in that second most likely later.
+ */
+static int apply_changes(struct ts_replay *r, int64_t now, struct ts_error *err)
+{
+	const struct ts_replay_conf *c = r->c;
+	size_t from = r->next_change;
+
+	while (r->next_change < c->n_changes &&
+	       c->changes[r->next_change].time < now) {
+		const struct ts_share_change *ch =
+			&c->changes[r->next_change++];
+
+		r->own.shares[ch->node] = ch->shares;
+	}
+	if (r->next_change == from)
+		return TS_OK;
+	r->st.share_changes += r->next_change - from;
+	if (ts_tree_finish(&r->own, err))
+		return err ? err->code : TS_EINVAL;
+	r->view = r->own;
+	return TS_OK;
+}
+
 int ts_replay_open(struct ts_replay **out, const struct ts_tree *t,
 		   const struct ts_sacct_job *jobs, size_t n,
 		   const struct ts_replay_conf *c, struct ts_error *err)
@@ -263,8 +323,16 @@ int ts_replay_open(struct ts_replay **out, const struct ts_tree *t,
 		r->last += c->period;
 	if (c->cycles)
 		r->last = c->cycles[c->n_cycles - 1];
-	r->view = *t;
-	r->view.usage = calloc(t->n, sizeof(*r->view.usage));
+	if (c->n_changes) {
+		if (copy_tree(&r->own, t, err)) {
+			ts_replay_close(r, NULL);
+			return err ? err->code : TS_ENOMEM;
+		}
+		r->view = r->own;
+	} else {
+		r->view = *t;
+		r->view.usage = calloc(t->n, sizeof(*r->view.usage));
+	}
 	r->by_start = malloc(m * sizeof(size_t));
 	r->act = malloc(m * sizeof(size_t));
 	r->by_end = c->consumed ? malloc(m * sizeof(size_t)) : NULL;
@@ -274,9 +342,12 @@ int ts_replay_open(struct ts_replay **out, const struct ts_tree *t,
 		return ts_error_set(err, TS_ENOMEM, -1, "out of memory");
 	}
 	for (i = 0; i < n; i++) {
-		r->by_start[i] = i;
+		if (!jobs[i].start) /* never ran: in pending orders only */
+			continue;
+		r->by_start[r->n_started] = i;
 		if (r->by_end)
-			r->by_end[i] = i;
+			r->by_end[r->n_started] = i;
+		r->n_started++;
 		if (jobs[i].end && jobs[i].end <= c->start)
 			r->st.before_start++;
 		else if (jobs[i].start >= r->last)
@@ -284,9 +355,11 @@ int ts_replay_open(struct ts_replay **out, const struct ts_tree *t,
 		else
 			r->st.charged++;
 	}
-	qsort_r(r->by_start, n, sizeof(size_t), cmp_start, (void *)jobs);
+	qsort_r(r->by_start, r->n_started, sizeof(size_t), cmp_start,
+		(void *)jobs);
 	if (r->by_end)
-		qsort_r(r->by_end, n, sizeof(size_t), cmp_end, (void *)jobs);
+		qsort_r(r->by_end, r->n_started, sizeof(size_t), cmp_end,
+			(void *)jobs);
 	*out = r;
 	return TS_OK;
 }
@@ -300,7 +373,7 @@ static void consumed_charges(struct ts_replay *r, int64_t now)
 	if (!ts_consumed_span((time_t)r->ran, (time_t)now, TS_CONSUMED_LAG,
 			      &span))
 		return;
-	for (; r->next_end < r->n; r->next_end++) {
+	for (; r->next_end < r->n_started; r->next_end++) {
 		const struct ts_sacct_job *j = &jobs[r->by_end[r->next_end]];
 
 		if (!j->end || j->end <= span.after)
@@ -330,7 +403,7 @@ int ts_replay_next(struct ts_replay *r, struct ts_replay_sample *s,
 	if (r->ran >= r->last)
 		return ts_error_set(err, TS_EINVAL, -1, "the replay is done");
 	/* the jobs started by now and not ended by start */
-	for (; r->next < r->n && jobs[r->by_start[r->next]].start < now;
+	for (; r->next < r->n_started && jobs[r->by_start[r->next]].start < now;
 	     r->next++) {
 		const struct ts_sacct_job *j = &jobs[r->by_start[r->next]];
 
@@ -338,6 +411,8 @@ int ts_replay_next(struct ts_replay *r, struct ts_replay_sample *s,
 			r->act[r->n_act++] = r->by_start[r->next];
 	}
 	end_charges(r, r->ran, now);
+	if (c->n_changes && (rc = apply_changes(r, now, err)))
+		return rc;
 	if (reset_due(c->reset, r->st.cycles, &r->last_reset, &r->next_reset,
 		      now)) {
 		memset(r->view.usage, 0, r->view.n * sizeof(*r->view.usage));

@@ -14,6 +14,8 @@
  * cycles[1], cycles[2], ... with start = cycles[0], each decaying over
  * its own interval.
  * Between two cycles at ran and t = ran + period:
+ *   0. the share changes made before t apply (slurmctld has them when
+ *      the cycle computes; one in t's own second waits for the next);
  *   1. each job that ended in (ran, t] is charged at its end, its
  *      run seconds of [max(ran, start), end] (dedicated usage only),
  *      when charge_at_end (AccountingStorageEnforce with limits: Slurm
@@ -31,8 +33,8 @@
  *   7. the sample: the usage after the cycle (sshare's RawUsage) and the
  *      cycle's fair-share figures.
  * A charge goes to the job's association and every ancestor up to the
- * root.  Not replayed (yet): QOS UsageFactor (taken as 1),
- * usage_window=, share changes over time.  Checked against a live
+ * root.  Jobs that never started (start 0) are never charged.  Not replayed (yet): QOS UsageFactor (taken as 1),
+ * usage_window=, associations added or removed during the history.  Checked against a live
  * plugin by the cluster lab's replay run (scenario-replay.sh).
  *
  * Memory: the tree's usage and results, and three job indexes (n jobs
@@ -52,6 +54,7 @@
 #include "error.h"
 #include "fairshare.h"
 #include "sacct_jobs.h"
+#include "share_changes.h"
 #include "tree.h"
 #include "usage_charge.h"
 
@@ -70,6 +73,9 @@ struct ts_replay_conf {
 	 */
 	const int64_t *cycles;
 	size_t n_cycles;
+	/* share changes by time (share_changes.h); nodes of the tree */
+	const struct ts_share_change *changes;
+	size_t n_changes;
 	/* pending jobs' priorities (replay_compare.h); 0 when not compared */
 	uint32_t w_age, w_fs; /* PriorityWeightAge, PriorityWeightFairshare */
 	uint32_t max_age;     /* PriorityMaxAge, s */
@@ -85,11 +91,12 @@ struct ts_replay_sample {
 /* What a run did not charge, by reason (nothing is dropped unseen). */
 struct ts_replay_stats {
 	size_t cycles;
-	size_t resets;	     /* PriorityUsageResetPeriod's zeroings */
-	size_t charged;	     /* jobs charged at least once */
-	size_t before_start; /* ended at or before start: not charged */
-	size_t after_end;    /* started at or after the last cycle */
-	size_t no_cpu;	     /* consumed: ended in range without TotalCPU */
+	size_t resets;	      /* PriorityUsageResetPeriod's zeroings */
+	size_t charged;	      /* jobs charged at least once */
+	size_t before_start;  /* ended at or before start: not charged */
+	size_t after_end;     /* started at or after the last cycle */
+	size_t no_cpu;	      /* consumed: ended in range without TotalCPU */
+	size_t share_changes; /* applied */
 };
 
 /* The sample hook; a non-zero return stops the run with that code. */

@@ -3,6 +3,7 @@
  * replay_compare.c - several configurations replayed side by side
  * (replay_compare.h).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +72,14 @@ static int check_confs(const struct ts_replay_conf *confs, size_t k,
 	if (!k)
 		return ts_error_set(err, TS_EINVAL, -1, "no configuration");
 	for (i = 0; i < k; i++) {
+		if (confs[i].cycles != confs[0].cycles ||
+		    confs[i].n_cycles != confs[0].n_cycles)
+			return ts_error_set(
+				err, TS_EINVAL, -1,
+				"configuration %zu: not the first one's cycle times",
+				i + 1);
+		if (confs[i].cycles)
+			continue; /* a sample at each cycle */
 		if (!confs[i].period || !every || every % confs[i].period)
 			return ts_error_set(
 				err, TS_EINVAL, -1,
@@ -122,7 +131,18 @@ static int open_cmp(struct cmp *c, struct ts_compare_stats *cs,
 	return TS_OK;
 }
 
-/* The jobs pending at now: Eligible <= now < Start. */
+/*
+ * Still pending at now: not started yet, or never started and not ended
+ * (cancelled) by now.
+ */
+static bool still_pending(const struct ts_sacct_job *j, int64_t now)
+{
+	if (j->start)
+		return j->start > now;
+	return !j->end || j->end > now;
+}
+
+/* The jobs pending at now: Eligible <= now, still_pending(). */
 static void sweep_pending(struct cmp *c, int64_t now)
 {
 	size_t i, kept = 0;
@@ -132,7 +152,7 @@ static void sweep_pending(struct cmp *c, int64_t now)
 	     c->next++)
 		c->pending[c->n_pending++] = c->by_eligible[c->next];
 	for (i = 0; i < c->n_pending; i++)
-		if (c->job[c->pending[i]].start > now)
+		if (still_pending(&c->job[c->pending[i]], now))
 			c->pending[kept++] = c->pending[i];
 	c->n_pending = kept;
 }
@@ -212,9 +232,16 @@ int ts_replay_compare(const struct ts_tree *t, const struct ts_sacct_job *jobs,
 
 	if (!rc)
 		rc = open_cmp(&c, &st, err);
-	for (now = confs[0].start + every; !rc; now += every) {
-		struct ts_compare_sample s = { .time = now, .k = k };
+	while (!rc) {
+		struct ts_compare_sample s = { .k = k };
 
+		if (confs[0].cycles && st.samples + 1 >= confs[0].n_cycles)
+			break;
+		now = confs[0].cycles
+			      ? confs[0].cycles[st.samples + 1]
+			      : confs[0].start +
+					(int64_t)(st.samples + 1) * every;
+		s.time = now;
 		if (!step_to(&c, now, &rc, err))
 			break;
 		sweep_pending(&c, now);

@@ -9,10 +9,14 @@
  * The samples are at start + every, start + 2 every, ... : every is a
  * whole number of each configuration's PriorityCalcPeriod, and the
  * configurations share start and end.  They stop at the first sample
- * one configuration has no cycle for.
+ * one configuration has no cycle for.  With the plugin's cycle times
+ * (replay.h cycles, the same array in every configuration) a sample
+ * is taken at each cycle and every is not used.
  *
  * A job is pending at t when Eligible <= t < Start (the replay is
- * open-loop: it started when it really did).  Jobs without an Eligible
+ * open-loop: it started when it really did); one that never started
+ * (start 0, sacct_jobs.h keep_pending) from Eligible to its End (a
+ * cancellation) or for good.  Jobs without an Eligible
  * time are in no order; they are counted.  A pending job's priority
  * under a configuration is Slurm's sum (priority.h) of the two factors
  * a history gives:

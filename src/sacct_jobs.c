@@ -6,6 +6,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "bar_table.h"
 #include "decimal.h"
 #include "sacct_jobs.h"
 
@@ -16,6 +17,7 @@ enum field {
 	F_START,
 	F_END,
 	F_ELIGIBLE,
+	F_SUBMIT,
 	F_ALLOCTRES,
 	F_ALLOCCPUS,
 	F_TOTALCPU,
@@ -23,8 +25,8 @@ enum field {
 };
 
 static const char *const field_name[F_COUNT] = {
-	"JobID",    "Account",	 "User",      "Start",	  "End",
-	"Eligible", "AllocTRES", "AllocCPUS", "TotalCPU",
+	"JobID",    "Account", "User",	    "Start",	 "End",
+	"Eligible", "Submit",  "AllocTRES", "AllocCPUS", "TotalCPU",
 };
 
 static const char *const skip_name[TS_SACCT_SKIP_COUNT] = {
@@ -172,24 +174,6 @@ static int sacct_grow(struct ts_sacct_jobs *j, struct ts_error *err)
 	return TS_OK;
 }
 
-/* Cut the line at s into at most max fields; RET the field count. */
-static size_t sacct_split(char *s, char **f, size_t max)
-{
-	size_t n = 0;
-
-	for (;;) {
-		char *bar = strchr(s, '|');
-
-		if (n < max)
-			f[n] = s;
-		n++;
-		if (!bar)
-			return n;
-		*bar = 0;
-		s = bar + 1;
-	}
-}
-
 struct ctx {
 	const struct ts_sacct_hooks *h;
 	struct ts_sacct_summary *sum;
@@ -206,6 +190,32 @@ static void skip(struct ctx *c, enum ts_sacct_skip why, const char *fmt,
 		return;
 	snprintf(msg, sizeof(msg), fmt, what, value);
 	c->h->report(c->h->arg, c->line, why, msg);
+}
+
+/* The job's association node; RET 1, or 0 (skipped) when unknown. */
+static int job_node(struct ctx *c, char **f, const int *col,
+		    struct ts_sacct_job *job)
+{
+	job->node = c->h->resolve(c->h->arg, f[col[F_USER]], f[col[F_ACCOUNT]]);
+	if (job->node >= 0)
+		return 1;
+	skip(c, TS_SACCT_UNKNOWN_ASSOC,
+	     "no association of user %.40s under account %.40s", f[col[F_USER]],
+	     f[col[F_ACCOUNT]]);
+	return 0;
+}
+
+/*
+ * A job that never started, kept for the pending order (keep_pending):
+ * no charge, so no billing; its association must be known.
+ */
+static int pending_line(struct ctx *c, char **f, const int *col,
+			struct ts_sacct_job *job)
+{
+	if (!job_node(c, f, col, job))
+		return 0;
+	c->sum->never_started++;
+	return 1;
 }
 
 /* One job line's fields; RET 1 kept, 0 skipped. */
@@ -228,7 +238,7 @@ static int job_line(struct ctx *c, char **f, const int *col,
 	strcpy(job->id, f[col[F_JOBID]]);
 	job->line = c->line;
 	job->cpu_secs = -1;
-	for (i = F_START; i <= F_ELIGIBLE; i++) {
+	for (i = F_START; i <= F_SUBMIT; i++) {
 		int64_t t;
 
 		if (col[i] < 0)
@@ -244,13 +254,15 @@ static int job_line(struct ctx *c, char **f, const int *col,
 			job->start = t;
 		else if (i == F_END)
 			job->end = t;
-		else
-			job->eligible = t;
+		else if (i == F_ELIGIBLE || !job->eligible)
+			job->eligible = t; /* Submit when Eligible is unset */
 	}
-	if (!job->start) {
+	if (!job->start && !(c->h->keep_pending && job->eligible)) {
 		skip(c, TS_SACCT_NOT_STARTED, NULL, NULL, NULL);
 		return 0;
 	}
+	if (!job->start)
+		return pending_line(c, f, col, job);
 	if (job->end && job->end < job->start) {
 		skip(c, TS_SACCT_ORDER, "%s before Start (%.40s)", "End",
 		     f[col[F_START]]);
@@ -281,14 +293,7 @@ static int job_line(struct ctx *c, char **f, const int *col,
 			return 0;
 		}
 	}
-	job->node = c->h->resolve(c->h->arg, f[col[F_USER]], f[col[F_ACCOUNT]]);
-	if (job->node < 0) {
-		skip(c, TS_SACCT_UNKNOWN_ASSOC,
-		     "no association of user %.40s under account %.40s",
-		     f[col[F_USER]], f[col[F_ACCOUNT]]);
-		return 0;
-	}
-	return 1;
+	return job_node(c, f, col, job);
 }
 
 /*
@@ -297,27 +302,12 @@ static int job_line(struct ctx *c, char **f, const int *col,
  */
 static int header(char *line, int *col, size_t *nf, struct ts_error *err)
 {
-	size_t i, k, n = 1;
-	char *p, *name;
+	size_t k;
 
-	for (p = line; *p; p++)
-		n += *p == '|';
-	for (k = 0; k < F_COUNT; k++)
-		col[k] = -1;
-	for (i = 0, name = line; i < n; i++) {
-		char *bar = strchr(name, '|');
-
-		if (bar)
-			*bar = 0;
-		for (k = 0; k < F_COUNT; k++)
-			if (!strcasecmp(name, field_name[k]) && col[k] < 0)
-				col[k] = (int)i;
-		name = bar ? bar + 1 : name;
-	}
-	*nf = n;
+	*nf = ts_bar_header(line, field_name, F_COUNT, col);
 	for (k = 0; k < F_COUNT; k++) {
-		if (k == F_ELIGIBLE || k == F_ALLOCTRES || k == F_ALLOCCPUS ||
-		    k == F_TOTALCPU)
+		if (k == F_ELIGIBLE || k == F_SUBMIT || k == F_ALLOCTRES ||
+		    k == F_ALLOCCPUS || k == F_TOTALCPU)
 			continue;
 		if (col[k] < 0)
 			return ts_error_set(
@@ -340,19 +330,13 @@ int ts_sacct_parse_in_place(char *text, size_t len,
 	struct ctx c = { .h = h, .sum = sum, .line = 0 };
 	int col[F_COUNT];
 	size_t nf = 0;
-	char **f = NULL, *p = text, *end = text + len;
+	char **f = NULL, *p = text, *end = text + len, *line;
 	int rc = TS_OK;
 
 	text[len] = 0;
-	while (p < end) {
-		char *nl = memchr(p, '\n', (size_t)(end - p)), *line = p;
+	while ((line = ts_bar_next_line(&p, end))) {
 		size_t got;
 
-		if (nl)
-			*nl = 0;
-		p = nl ? nl + 1 : end;
-		if (nl && nl > line && nl[-1] == '\r')
-			nl[-1] = 0;
 		c.line++;
 		sum->lines++;
 		if (c.line == 1) {
@@ -369,7 +353,7 @@ int ts_sacct_parse_in_place(char *text, size_t len,
 						    "out of memory");
 			continue;
 		}
-		got = sacct_split(line, f, nf);
+		got = ts_bar_split(line, f, nf);
 		if (got != nf) {
 			char a[32], b[32];
 

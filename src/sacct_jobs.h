@@ -6,7 +6,9 @@
  * The first line is the header: '|'-separated field names, in any order
  * and case, extra fields allowed.  Needed: JobID, Account, User, Start,
  * End and AllocTRES or AllocCPUS; TotalCPU too when consumed usage is
- * asked for; Eligible and State are read when present.  Each other line
+ * asked for; Eligible and Submit are read when present (Submit stands
+ * for an unset Eligible: a job that was never eligible, in a DOWN
+ * partition say, still has a priority and waits).  Each other line
  * is one job or step, with as many fields as the header:
  *
  *   JobID      a step ("123.batch", "123.0", "123+0.1") is skipped; kept
@@ -14,7 +16,10 @@
  *   Start, End, Eligible
  *              YYYY-MM-DDTHH:MM:SS in the local time zone (TZ), as sacct
  *              prints them; "Unknown", "None" or empty: unset.  A job
- *              without Start never ran; one without End still runs
+ *              without Start never ran: skipped, or with keep_pending
+ *              and an Eligible time kept with start 0 (pending from
+ *              Eligible until its End, a cancellation, or for good),
+ *              never charged; one without End still runs
  *   AllocTRES  billing=N (Slurm's billable TRES, TRESBillingWeights
  *              applied) is the job's charge per second; without it
  *              AllocCPUS, then AllocTRES's cpu=N
@@ -48,7 +53,7 @@ enum ts_sacct_skip {
 const char *ts_sacct_skip_name(enum ts_sacct_skip why);
 
 struct ts_sacct_job {
-	int64_t start;	  /* s since the epoch */
+	int64_t start;	  /* s since the epoch; 0: never started */
 	int64_t end;	  /* 0: still running at the end of the history */
 	int64_t eligible; /* 0: unknown */
 	double billing;	  /* billable TRES charged per second */
@@ -59,8 +64,9 @@ struct ts_sacct_job {
 };
 
 struct ts_sacct_summary {
-	size_t lines; /* lines read, the header included */
-	size_t jobs;  /* jobs kept */
+	size_t lines;	      /* lines read, the header included */
+	size_t jobs;	      /* jobs kept */
+	size_t never_started; /* of them, kept for keep_pending */
 	size_t skipped[TS_SACCT_SKIP_COUNT];
 };
 
@@ -79,7 +85,8 @@ struct ts_sacct_hooks {
 	void (*report)(void *arg, long line, enum ts_sacct_skip why,
 		       const char *msg);
 	void *arg;
-	bool need_cpu; /* TotalCPU is needed (consumed usage) */
+	bool need_cpu;	   /* TotalCPU is needed (consumed usage) */
+	bool keep_pending; /* keep jobs that never started (see Start) */
 };
 
 /*

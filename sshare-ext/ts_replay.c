@@ -28,6 +28,7 @@
 #include "replay_report.h"
 #include "sacct_jobs.h"
 #include "settings.h"
+#include "share_changes.h"
 #include "slurm_order.h"
 #include "slurm_prio_conf.h"
 #include "tree_file.h"
@@ -47,11 +48,15 @@ static const char *const usage_lines[] = {
 	"      --start TIME   usage is 0 here (YYYY-MM-DDTHH:MM:SS, local);",
 	"                     default: the first job's start, to the period",
 	"      --end TIME     last cycle at or after it; default: last end",
+	"  -x, --transactions FILE",
+	"                     saved \"sacctmgr -P list transactions\": share changes",
 	"      --cycles FILE  the plugin's cycle times: its slurmctld log",
 	"                     (DebugFlags=Priority) or one epoch second a line",
 	"      --every LENGTH rows every LENGTH (12h, 1d: whole cycles);",
 	"                     default: every cycle",
 	"      --json         JSON lines instead of CSV",
+	"      --priorities FILE",
+	"                     also each pending job's priority, each row's cycle",
 	"      --compare DIR  with two or more -c: compare them, report in DIR",
 	"      --top N        movers plotted and named (default 6)",
 	"      --swapped      also list every swapped pair (swapped.csv)",
@@ -73,7 +78,7 @@ struct opts {
 	size_t n_conf;
 	const char **jobs;
 	size_t n_jobs;
-	const char *start, *end, *every, *compare, *cycles;
+	const char *start, *end, *every, *compare, *cycles, *txn, *prio;
 	size_t top;
 	int json, swapped;
 };
@@ -111,6 +116,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "end", required_argument, NULL, 'E' },
 		{ "every", required_argument, NULL, 'e' },
 		{ "cycles", required_argument, NULL, 'Y' },
+		{ "transactions", required_argument, NULL, 'x' },
+		{ "priorities", required_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "compare", required_argument, NULL, 'C' },
 		{ "top", required_argument, NULL, 'T' },
@@ -127,7 +134,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->conf = calloc((size_t)argc, sizeof(*o->conf));
 	if (!o->jobs || !o->conf)
 		return fail("%s%s", "out of memory", "");
-	while ((ch = getopt_long(argc, argv, "c:t:j:h", longs, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "c:t:j:x:h", longs, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 			o->conf[o->n_conf++] = optarg;
@@ -149,6 +156,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'Y':
 			o->cycles = optarg;
+			break;
+		case 'x':
+			o->txn = optarg;
+			break;
+		case 'p':
+			o->prio = optarg;
 			break;
 		case 'J':
 			o->json = 1;
@@ -189,6 +202,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			"%s%s",
 			"--cycles gives the span: not with --start, --end or --compare",
 			"");
+	if (o->compare && o->prio)
+		return fail("%s%s", "--priorities is for one configuration",
+			    "");
 	if (o->compare && o->json)
 		return fail("%s%s", "--json is for one configuration", "");
 	if (!o->compare && (o->swapped || o->top != 6))
@@ -311,6 +327,67 @@ static int read_cycles(const char *path, struct cycle_times *ct)
 	return 0;
 }
 
+struct txn_arg {
+	const struct ts_assoc_index *ix;
+	const char *file;
+};
+
+static long resolve_txn(void *arg, const char *account, const char *user)
+{
+	const struct txn_arg *a = arg;
+
+	if (*user)
+		return ts_assoc_index_find(a->ix, user, account);
+	return ts_tree_find(a->ix->t, account, 0, NULL);
+}
+
+static void report_txn(void *arg, long line, const char *msg)
+{
+	const struct txn_arg *a = arg;
+
+	fprintf(stderr, "%s:%ld: %s\n", a->file, line, msg);
+}
+
+static int by_time(const void *x, const void *y)
+{
+	const struct ts_share_change *a = x, *b = y;
+
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	return (a->line > b->line) - (a->line < b->line);
+}
+
+/*
+ * --transactions FILE into *sc, by time; the summary on stderr.  RET 0
+ * or EXIT_FAILURE.
+ */
+static int read_transactions(const char *path, const struct ts_assoc_index *ix,
+			     struct ts_share_changes *sc)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	struct txn_arg a = { .ix = ix, .file = path };
+	struct ts_share_hooks h = { .resolve = resolve_txn,
+				    .report = report_txn,
+				    .arg = &a };
+	struct ts_share_summary sum = { 0 };
+	char *text;
+	size_t n;
+	int bad;
+
+	if (ts_whole_file_read(path, MAX_INPUT, &text, &n, &err))
+		return fail("cannot read %s: %s", path, err.msg);
+	bad = ts_share_changes_parse_in_place(text, n, &h, sc, &sum, &err);
+	free(text);
+	if (bad)
+		return fail_at(path, &err);
+	qsort(sc->c, sc->n, sizeof(*sc->c), by_time);
+	fprintf(stderr,
+		"ts-replay: %s: %zu lines, %zu share changes; other actions %zu, skipped: %zu unknown ids, %zu associations not in the tree, %zu bad lines\n",
+		path, sum.lines, sum.changes, sum.other, sum.unknown_id,
+		sum.unknown_assoc, sum.bad);
+	return 0;
+}
+
 /* What the run took, on stderr: CPU seconds and the peak RSS. */
 static void report_resources(void)
 {
@@ -427,7 +504,9 @@ static int read_jobs(const struct opts *o, const struct ts_assoc_index *ix,
 		struct ts_sacct_hooks h = { .resolve = resolve_assoc,
 					    .report = report_skip,
 					    .arg = &ha,
-					    .need_cpu = need_cpu };
+					    .need_cpu = need_cpu,
+					    .keep_pending =
+						    o->compare || o->prio };
 		char *text;
 		size_t n;
 		int bad;
@@ -454,8 +533,9 @@ static int read_time(const char *what, const char *s, int64_t *out)
 }
 
 /* The default span: the first start (down to the period), the last end. */
-static void span(const struct ts_sacct_jobs *j, struct ts_replay_conf *rc,
-		 bool have_start, bool have_end)
+/* RET 0, or EXIT_FAILURE when no job ran and the span is not given. */
+static int span(const struct ts_sacct_jobs *j, struct ts_replay_conf *rc,
+		bool have_start, bool have_end)
 {
 	int64_t lo = INT64_MAX, hi = 0;
 	size_t i;
@@ -463,15 +543,20 @@ static void span(const struct ts_sacct_jobs *j, struct ts_replay_conf *rc,
 	for (i = 0; i < j->n; i++) {
 		int64_t e = j->job[i].end ? j->job[i].end : j->job[i].start;
 
+		if (!j->job[i].start) /* never ran (--compare's pending) */
+			continue;
 		if (j->job[i].start < lo)
 			lo = j->job[i].start;
 		if (e > hi)
 			hi = e;
 	}
+	if ((!have_start || !have_end) && lo == INT64_MAX)
+		return fail("%s%s", "no job ran: give --start and --end", "");
 	if (!have_start)
 		rc->start = lo - lo % rc->period;
 	if (!have_end)
 		rc->end = hi;
+	return 0;
 }
 
 /* ------------------------------------------------------------- output */
@@ -588,6 +673,10 @@ static void report_read(const struct ts_sacct_summary *sum)
 
 	fprintf(stderr, "ts-replay: %zu lines read, %zu jobs kept\n",
 		sum->lines, sum->jobs);
+	if (sum->never_started)
+		fprintf(stderr,
+			"ts-replay: %zu of them never started: in the pending orders only\n",
+			sum->never_started);
 	for (i = 0; i < TS_SACCT_SKIP_COUNT; i++)
 		if (sum->skipped[i])
 			fprintf(stderr, "ts-replay: skipped %zu %s\n",
@@ -602,9 +691,64 @@ static void report_stats(const char *label, const struct ts_replay_conf *rc,
 		"ts-replay: %s%s%zu cycles, %zu usage resets; %zu jobs charged, %zu ended before --start, %zu started after the last cycle",
 		label ? label : "", label ? ": " : "", st->cycles, st->resets,
 		st->charged, st->before_start, st->after_end);
+	if (rc->n_changes)
+		fprintf(stderr, ", %zu share changes applied",
+			st->share_changes);
 	if (rc->consumed)
 		fprintf(stderr, ", %zu ended without TotalCPU", st->no_cpu);
 	fputc('\n', stderr);
+}
+
+struct prio_out {
+	struct out *rows;
+	FILE *f;
+	const struct ts_sacct_job *jobs;
+	const struct ts_tree *t;
+};
+
+/*
+ * A cycle of --priorities: the rows on stdout, and each pending job's
+ * priority (age and fair share, replay_compare.h) into the file.
+ */
+static int sample_priorities(void *arg, const struct ts_compare_sample *s)
+{
+	struct prio_out *p = arg;
+	char when[32];
+	size_t i;
+
+	if (s->run[0].cycle % p->rows->every)
+		return 0;
+	sample(p->rows, &s->run[0]);
+	replay_format_time(s->time, when);
+	for (i = 0; i < s->n_pending; i++) {
+		const struct ts_sacct_job *j = &p->jobs[s->pending[i]];
+
+		fprintf(p->f, "%s,%s,%s,%s,%.0f\n", when, j->id,
+			ts_tree_name(p->t, (size_t)p->t->parent[j->node]),
+			ts_tree_name(p->t, (size_t)j->node), s->prio[i]);
+	}
+	return ferror(p->f) ? TS_EIO : 0;
+}
+
+/* One configuration with --priorities FILE.  RET 0 or EXIT_FAILURE. */
+static int run_priorities(const struct opts *o, const struct ts_replay_conf *rc,
+			  const struct ts_tree *tree,
+			  const struct ts_sacct_jobs *jobs, struct out *out,
+			  struct ts_replay_stats *st)
+{
+	struct ts_error err = TS_ERROR_INIT;
+	struct prio_out p = { .rows = out, .jobs = jobs->job, .t = tree };
+	int rc2;
+
+	p.f = fopen(o->prio, "w");
+	if (!p.f)
+		return fail("cannot write %s: %s", o->prio, strerror(errno));
+	fputs("Time,JobID,Account,User,Priority\n", p.f);
+	rc2 = ts_replay_compare(tree, jobs->job, jobs->n, rc, 1, rc->period,
+				sample_priorities, &p, st, NULL, &err);
+	if (fclose(p.f) && !rc2)
+		return fail("cannot write %s: %s", o->prio, strerror(errno));
+	return rc2 ? fail("%s%s", err.msg, "") : 0;
 }
 
 /* One configuration, its rows on stdout.  RET 0 or EXIT_FAILURE. */
@@ -619,9 +763,13 @@ static int run_one(const struct opts *o, const struct ts_replay_conf *rc,
 	if (read_every(o->every, rc->period, &out.every))
 		return EXIT_FAILURE;
 	put_header(&out);
-	if (ts_replay_run(tree, jobs->job, jobs->n, rc, sample, &out, &st,
-			  &err))
+	if (o->prio) {
+		if (run_priorities(o, rc, tree, jobs, &out, &st))
+			return EXIT_FAILURE;
+	} else if (ts_replay_run(tree, jobs->job, jobs->n, rc, sample, &out,
+				 &st, &err)) {
 		return fail("%s%s", err.msg, "");
+	}
 	report_read(sum);
 	report_stats(NULL, rc, &st);
 	return 0;
@@ -736,6 +884,7 @@ int main(int argc, char **argv)
 	int status = EXIT_FAILURE;
 	bool need_cpu = false;
 	struct cycle_times ct = { 0 };
+	struct ts_share_changes sc = { 0 };
 	size_t i, n_set = 0;
 
 	if (parse_opts(argc, argv, &o))
@@ -762,6 +911,14 @@ int main(int argc, char **argv)
 	}
 	if (read_jobs(&o, &ix, need_cpu, &jobs, &sum))
 		goto done;
+	if (o.txn) {
+		if (read_transactions(o.txn, &ix, &sc))
+			goto done;
+		for (i = 0; i < o.n_conf; i++) {
+			rc[i].changes = sc.c;
+			rc[i].n_changes = sc.n;
+		}
+	}
 	if (o.cycles) {
 		if (read_cycles(o.cycles, &ct))
 			goto done;
@@ -777,7 +934,8 @@ int main(int argc, char **argv)
 		fail("%s%s", "no job to replay: give --start and --end", "");
 		goto done;
 	}
-	span(&jobs, &rc[0], o.start || o.cycles, o.end || o.cycles);
+	if (span(&jobs, &rc[0], o.start || o.cycles, o.end || o.cycles))
+		goto done;
 	for (i = 1; i < o.n_conf; i++) {
 		rc[i].start = rc[0].start;
 		rc[i].end = rc[0].end;
@@ -798,5 +956,6 @@ done:
 	free(o.jobs);
 	free(o.conf);
 	free(ct.t);
+	ts_share_changes_free(&sc);
 	return status;
 }

@@ -615,10 +615,79 @@ t_replay_cycles()
 		r = u / want - 1; if (r < 0) r = -r
 		if (r > 1e-12) { print "bob " u ", want " want; exit 1 } }' \
 		"$w/a.csv" || return 1
+	# -x: bob's fairshare 50 -> 10 at 00:01:30 (sacctmgr's transactions):
+	# Fair Tree's NormShares, among his siblings: 50/100 at 00:01:01,
+	# 10/60 at 00:02:00
+	printf '%s\n' 'Time|Action|Actor|Where|Info' \
+		"2026-10-01T00:00:00|Add Associations|root|id_assoc=5|mod_time=1, acct='group1', user='bob', \`partition\`='', shares=50" \
+		'2026-11-01T00:01:30|Modify Associations|root|(id_assoc=5)|shares=10' \
+		'2026-11-01T00:01:40|Modify Associations|root|(id_assoc=6)|shares=10' \
+		>"$w/txn"
+	TZ=UTC "$R" -c "$w/s.conf" -t "$SEED" -j "$w/jobs.sacct" \
+		--cycles "$w/list" -x "$w/txn" >"$w/x.csv" 2>"$w/x.err" ||
+		{ cat "$w/x.err"; return 1; }
+	expect "bob's NormShares" "$(awk -F, '$4 == "bob" { printf "%s ", $6 }' "$w/x.csv")" \
+		"0.5 0.16666666666666666 " &&
+	expect "unknown id" "$(grep -c "^$w/txn:4: id_assoc=6: no Add Associations line above names it: skipped$" "$w/x.err")" 1 &&
+	expect "applied" "$(grep -c ', 1 share changes applied$' "$w/x.err")" 1 || return 1
+	printf 'Time|Action|Actor|Info\n' >"$w/notxn"
+	one_error "$w/notxn:1: no field Where in the header (sacctmgr -P list transactions)" \
+		"$R" -c "$w/s.conf" -t "$SEED" -j "$w/jobs.sacct" -x "$w/notxn" || return 1
 	printf '1793491261\n1793491200\n' >"$w/back"
 	one_error "$w/back:2: a cycle time before the one above" \
 		"$R" -c "$w/s.conf" -t "$SEED" -j "$w/jobs.sacct" --cycles "$w/back"
 }
-check "ts-replay --cycles: the plugin's logged cycle times (or a list), each decaying over its own interval; a time going back refused by line" t_replay_cycles
+check "ts-replay --cycles: the plugin's logged cycle times (or a list), each decaying over its own interval, and -x share changes from the next cycle on; a time going back or a transactions header without Where refused by line" t_replay_cycles
+
+# --- ts-replay --compare: a week of seed 000 (issue 30, deliverable 6) -
+# ts-replay(1)'s EXAMPLE, testsuite/sshare-ext/week: bob 16 CPUs on
+# weekdays, scott 4 CPUs all week, cathy and suzy little; on Sunday each
+# queues a job (8 CPUs) that starts on Monday.  Samples every 6 h.  Each
+# swapped pair's four priorities are recomputed here from fairshare.csv
+# and the jobs' Eligible times (10000 x FairShare + 1000 x wait / 7 d,
+# truncated), and the swaps are the man page's.
+t_replay_week()
+{
+	local R=$top/$build/bin/ts-replay d=$top/testsuite/sshare-ext/week
+	local w=$tmp/week
+	TZ=UTC "$R" -c "$d/classic.conf" -c "$d/fair_tree.conf" \
+		-c "$d/pbs.conf" -t "$SEED" -j "$d/jobs.sacct" \
+		--start 2026-11-02T00:00:00 --end 2026-11-09T00:00:00 \
+		--every 6h --compare "$w" --swapped >"$tmp/week.out" \
+		2>"$tmp/week.err" || { cat "$tmp/week.err"; return 1; }
+	expect "swapped.csv" "$(tail -n +2 "$w/swapped.csv")" \
+		"2026-11-08T12:00:00,fair_tree,117,115,4456,3477,5033,7535
+2026-11-08T18:00:00,fair_tree,117,115,4459,3827,5069,7571" || return 1
+	awk -F, -v sacct="$d/jobs.sacct" '
+		BEGIN {
+			while ((getline l < sacct) > 0) {
+				split(l, f, "|")
+				user[f[1]] = f[2]; elig[f[1]] = f[4]
+			}
+		}
+		FILENAME ~ /fairshare/ { fs[$1 "|" $3 "|" $2] = $0; next }
+		FNR == 1 { next }
+		{
+			for (i = 0; i < 4; i++) {
+				job = i % 2 ? $4 : $3
+				c = i < 2 ? "classic" : "fair_tree"
+				col = i < 2 ? 4 : 5
+				k = $1 "|" user[job] "|" (user[job] ~ /bob|cathy/ ? "group1" : "group2")
+				split(fs[k], r, ",")
+				cmd = "TZ=UTC date -d " $1 " +%s"; cmd | getline t; close(cmd)
+				cmd = "TZ=UTC date -d " elig[job] " +%s"; cmd | getline e; close(cmd)
+				p = int(10000 * r[col] + 1000 * (t - e) / 604800)
+				if (p != $(5 + i)) {
+					print "job " job " under " c ": " p " recomputed, " $(5 + i) " reported"
+					bad = 1
+				}
+			}
+		}
+		END { exit bad }' "$w/fairshare.csv" "$w/swapped.csv" || return 1
+	grep -qx "  pending pairs: 19 over 28 samples, 2 swapped (10.53 %); Kendall's tau-b 0.8222 on average over 3 samples" "$tmp/week.out" &&
+	expect "pbs swaps" "$(grep -c ',pbs,' "$w/swapped.csv")" 0 ||
+		{ cat "$tmp/week.out"; return 1; }
+}
+check "ts-replay --compare: seed 000's week under classic, Fair Tree and fairshare=pbs (the man page's example): the swapped pair's priorities recomputed from FairShare and age" t_replay_week
 
 [ "${TAP_FAILED:-0}" = 0 ]

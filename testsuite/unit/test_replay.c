@@ -6,6 +6,7 @@
  * (group1 40 = bob 50 + cathy 50, group2 60 = suzy 60 + scott 40).
  */
 #include <check.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,6 +234,68 @@ START_TEST(replay_cycles_at_the_logged_times)
 }
 END_TEST
 
+/*
+ * A share change applies from the first cycle after its time (one in a
+ * cycle's own second waits for the next).  Usage does not depend on
+ * shares, so every cycle before it equals a run on the old tree and
+ * every cycle from it on a run on a tree that had the new shares all
+ * along, bit for bit, under each algorithm.
+ */
+START_TEST(replay_share_change_from_its_cycle_on)
+{
+	static const enum ts_fs_algo algos[] = { TS_FS_CLASSIC,
+						 TS_FS_DEPTH_OBLIVIOUS,
+						 TS_FS_FAIR_TREE, TS_FS_PBS };
+	struct ts_sacct_job j[] = {
+		{ .start = T0, .billing = 4, .node = BOB },
+		{ .start = T0 + 100, .billing = 1, .node = CATHY },
+		{ .start = T0, .billing = 3, .node = SCOTT },
+	};
+	struct ts_share_change ch[] = {
+		{ .time = T0 + 450, .node = CATHY, .shares = 5, .line = 2 },
+		{ .time = T0 + 450, .node = GROUP2, .shares = 10, .line = 3 },
+	};
+	/* at T0 + 450: from cycle 2 (T0 + 600) on; at T0 + 600: cycle 3 */
+	static const int64_t when[] = { T0 + 450, T0 + 600 };
+	struct ts_tree t, changed;
+	static struct series z, old, now;
+	size_t a, k, i, w;
+
+	load_seed000(&t);
+	load_seed000(&changed);
+	changed.shares[CATHY] = 5;
+	changed.shares[GROUP2] = 10;
+	ck_assert_int_eq(ts_tree_finish(&changed, NULL), TS_OK);
+	for (a = 0; a < 8; a++) {
+		struct ts_replay_conf c =
+			conf(algos[a % 4], 3600, T0, T0 + 1500);
+
+		run(&t, j, 3, &c, &old);
+		run(&changed, j, 3, &c, &now);
+		w = a / 4;
+		ch[0].time = ch[1].time = when[w];
+		c.changes = ch;
+		c.n_changes = 2;
+		run(&t, j, 3, &c, &z);
+		ck_assert_uint_eq(z.n, 5);
+		for (k = 0; k < z.n; k++) {
+			const struct series *want = k < 1 + w ? &old : &now;
+
+			for (i = 0; i < NODES; i++) {
+				ck_assert(z.usage[k][i] == old.usage[k][i]);
+				ck_assert_msg(z.fs[k][i] == want->fs[k][i],
+					      "algo %zu cycle %zu node %zu", a,
+					      k + 1, i);
+			}
+		}
+		/* and the change did change something */
+		ck_assert(now.fs[4][CATHY] != old.fs[4][CATHY]);
+	}
+	ts_tree_free(&changed);
+	ts_tree_free(&t);
+}
+END_TEST
+
 START_TEST(replay_classic_fairshare_of_the_users)
 {
 	struct ts_sacct_job j = { .start = T0, .billing = 4, .node = BOB };
@@ -419,16 +482,17 @@ static long by_name_pair(void *arg, const char *user, const char *account)
 	return by_name(((void **)arg)[0], user, account);
 }
 
-static int parse(const char *text, struct ts_sacct_jobs *jobs,
-		 struct ts_sacct_summary *sum, struct seen *seen,
-		 struct ts_error *err)
+static int parse_opt(const char *text, bool keep_pending,
+		     struct ts_sacct_jobs *jobs, struct ts_sacct_summary *sum,
+		     struct seen *seen, struct ts_error *err)
 {
 	struct ts_tree t;
 	struct ts_assoc_index ix;
 	void *args[2] = { &ix, seen };
 	struct ts_sacct_hooks h = { .resolve = by_name_pair,
 				    .report = note,
-				    .arg = args };
+				    .arg = args,
+				    .keep_pending = keep_pending };
 	char *copy = strdup(text);
 	int rc;
 
@@ -442,6 +506,65 @@ static int parse(const char *text, struct ts_sacct_jobs *jobs,
 	ts_tree_free(&t);
 	return rc;
 }
+
+static int parse(const char *text, struct ts_sacct_jobs *jobs,
+		 struct ts_sacct_summary *sum, struct seen *seen,
+		 struct ts_error *err)
+{
+	return parse_opt(text, false, jobs, sum, seen, err);
+}
+
+/*
+ * keep_pending (ts-replay --compare): a job that never started is kept,
+ * start 0, when it has an Eligible time (pending from then) or else a
+ * Submit time, with no billing needed; without either it is skipped.  The replay
+ * never charges it.
+ */
+START_TEST(replay_sacct_keeps_jobs_that_never_started)
+{
+	static const char text[] =
+		"JobID|User|Account|Submit|Eligible|Start|End|AllocTRES|State\n"
+		"1|bob|group1|2026-11-27T10:00:00|2026-11-27T10:00:00|2026-11-27T10:00:00||billing=4|RUNNING\n"
+		"2|suzy|group2|2026-11-27T09:00:00|Unknown|Unknown|Unknown||PENDING\n"
+		"3|scott|group2|2026-11-27T09:00:00|2026-11-27T10:00:00|None|2026-11-27T10:07:00||CANCELLED by 0\n"
+		"4|cathy|group1|Unknown|Unknown|Unknown|Unknown||PENDING\n";
+	struct ts_sacct_jobs jobs = { 0 };
+	struct ts_sacct_summary sum;
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_replay_conf c;
+	struct ts_replay_stats st;
+	struct seen seen;
+	struct series z;
+	struct ts_tree t;
+
+	setenv("TZ", "UTC", 1);
+	ck_assert_int_eq(parse_opt(text, true, &jobs, &sum, &seen, &err),
+			 TS_OK);
+	ck_assert_uint_eq(sum.jobs, 3);
+	ck_assert_uint_eq(sum.never_started, 2);
+	ck_assert_uint_eq(sum.skipped[TS_SACCT_NOT_STARTED], 1);
+	ck_assert_int_eq(jobs.job[1].start, 0);
+	ck_assert_int_eq(jobs.job[1].node, SUZY);
+	/* never eligible (a DOWN partition): waiting since its Submit */
+	ck_assert_int_eq(jobs.job[0].eligible - jobs.job[1].eligible, 3600);
+	ck_assert_int_eq(jobs.job[2].end - jobs.job[2].eligible, 420);
+	c = conf(TS_FS_FAIR_TREE, 3600, jobs.job[0].start,
+		 jobs.job[0].start + 600);
+	load_seed000(&t);
+	memset(&z, 0, sizeof(z));
+	ck_assert_int_eq(
+		ts_replay_run(&t, jobs.job, jobs.n, &c, keep, &z, &st, &err),
+		TS_OK);
+	ck_assert_uint_eq(st.charged, 1);
+	ck_assert_double_eq((double)z.usage[1][SUZY], 0);
+	ck_assert_double_eq((double)z.usage[1][SCOTT], 0);
+	ck_assert_double_eq_tol((double)z.usage[1][ROOT],
+				(double)z.usage[1][BOB], 1e-9);
+	ck_assert((double)z.usage[1][BOB] > 0);
+	ts_tree_free(&t);
+	ts_sacct_jobs_free(&jobs);
+}
+END_TEST
 
 START_TEST(replay_sacct_lines_read_skipped_and_counted)
 {
@@ -595,12 +718,14 @@ Suite *suite_replay(void)
 	tcase_add_test(tc, replay_usage_decays_by_half_life_between_samples);
 	tcase_add_test(tc, replay_end_charged_only_with_limits);
 	tcase_add_test(tc, replay_cycles_at_the_logged_times);
+	tcase_add_test(tc, replay_share_change_from_its_cycle_on);
 	tcase_add_test(tc, replay_classic_fairshare_of_the_users);
 	tcase_add_test(tc, replay_fair_tree_ranks);
 	tcase_add_test(tc, replay_daily_usage_reset_at_local_midnight);
 	tcase_add_test(tc, replay_shifted_history_gives_shifted_series);
 	tcase_add_test(tc, replay_sacct_lines_read_skipped_and_counted);
 	tcase_add_test(tc, replay_sacct_header_without_a_needed_field);
+	tcase_add_test(tc, replay_sacct_keeps_jobs_that_never_started);
 	tcase_add_test(tc, replay_sacct_durations_and_times);
 	tcase_add_test(tc, replay_slurm_conf_priority_keys);
 	suite_add_tcase(s, tc);

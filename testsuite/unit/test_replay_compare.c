@@ -192,6 +192,46 @@ START_TEST(compare_age_from_eligible_to_max_age)
 }
 END_TEST
 
+/*
+ * Jobs that never started: pending from Eligible for good, or until
+ * their End (cancelled); bob's and scott's running jobs only are
+ * charged: the figures are those of the hand-worked case.
+ */
+static int count_pending(void *arg, const struct ts_compare_sample *s)
+{
+	size_t *n = arg;
+
+	n[s->index - 1] = s->n_pending;
+	return 0;
+}
+
+START_TEST(compare_jobs_that_never_started)
+{
+	struct ts_sacct_job more[N_JOBS + 2];
+	struct ts_replay_conf c[2] = { conf(TS_FS_CLASSIC),
+				       conf(TS_FS_FAIR_TREE) };
+	struct ts_error err = TS_ERROR_INIT;
+	struct ts_replay_stats st[2];
+	struct ts_tree t;
+	size_t n[2] = { 0 };
+
+	memcpy(more, jobs, sizeof(jobs));
+	more[N_JOBS] = (struct ts_sacct_job){ .eligible = T0, .node = SUZY };
+	more[N_JOBS + 1] = (struct ts_sacct_job){ .eligible = T0,
+						  .end = T0 + 400,
+						  .node = CATHY };
+	load_seed000(&t);
+	ck_assert_msg(ts_replay_compare(&t, more, N_JOBS + 2, c, 2, 300,
+					count_pending, n, st, NULL,
+					&err) == TS_OK,
+		      "%s", err.msg);
+	ck_assert_uint_eq(n[0], 6); /* the four, both never started */
+	ck_assert_uint_eq(n[1], 5); /* cathy's cancelled at T0 + 400 */
+	ck_assert_uint_eq(st[0].charged, 2);
+	ts_tree_free(&t);
+}
+END_TEST
+
 START_TEST(compare_refuses_a_sample_length_off_the_period)
 {
 	struct ts_replay_conf c[2] = { conf(TS_FS_CLASSIC),
@@ -222,6 +262,7 @@ Suite *suite_replay_compare(void)
 
 	tcase_add_test(tc, compare_classic_with_fair_tree_by_hand);
 	tcase_add_test(tc, compare_age_from_eligible_to_max_age);
+	tcase_add_test(tc, compare_jobs_that_never_started);
 	tcase_add_test(tc, compare_refuses_a_sample_length_off_the_period);
 	suite_add_tcase(s, tc);
 	return s;
