@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * id_hash.h - the multiplicative (Fibonacci) hash of the tables keyed by
- * a Slurm id: association ids in the plugin's fs_cache.c, assoc_tree.c
- * and cap_hold.c, usage window rows in windows.c, job keys in job_set.c.
+ * a Slurm id: id_map.h's (the plugin's fs_cache.c, assoc_tree.c and
+ * cap_hold.c, usage window rows in windows.c), cred_shares.h's, and job
+ * keys in job_set.c.
  * The multiplier is 2^w / golden ratio, made odd: sequential ids, as
  * Slurm gives them, land far apart.  Names (targets.c's keys, Maui's
  * class ids in credential.c) use FNV-1a.  One spelling of each constant.

@@ -17,8 +17,8 @@
  * window holding the time, window 0 if none).
  *
  * Storage: one row of depth values per association slot, slots found by
- * an open-addressing hash of the id (linear probing, load <= 1/2), so
- * the per-cycle path (add, roll, sums) only reads, writes and memmoves.
+ * id through an id_map.h map (room for every slot allocated), so the
+ * per-cycle path (add, roll, sums) only reads, writes and memmoves.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "id_hash.h"
+#include "id_map.h"
 #include "utc_time.h"
 #include "windows.h"
 
@@ -67,31 +67,11 @@ static int64_t align_down(int64_t t, uint32_t interval)
 	return t - t % (int64_t)interval;
 }
 
-static size_t hash_id(uint32_t id, size_t size)
-{
-	/* Fibonacci hashing spreads sequential Slurm ids over the table. */
-	return (size_t)((id * TS_HASH_MUL64) >> 32) & (size - 1);
-}
-
-static void index_rebuild(struct ts_windows *w)
-{
-	size_t s;
-
-	memset(w->index, 0, w->index_size * sizeof(*w->index));
-	for (s = 0; s < w->n; s++) {
-		size_t h = hash_id(w->id[s], w->index_size);
-
-		while (w->index[h])
-			h = (h + 1) & (w->index_size - 1);
-		w->index[h] = (uint32_t)(s + 1);
-	}
-}
-
-/* Room for cap associations: rows, ids and an index over twice that. */
+/* Room for cap associations: rows, ids and their index. */
 static int grow(struct ts_windows *w, size_t cap, struct ts_error *err)
 {
-	size_t index_size = 16;
-	uint32_t *id, *index;
+	struct ts_error map_err = TS_ERROR_INIT; /* ours names the windows */
+	uint32_t *id;
 	long double *usage;
 
 	if (cap <= w->cap)
@@ -100,26 +80,17 @@ static int grow(struct ts_windows *w, size_t cap, struct ts_error *err)
 	    cap > SIZE_MAX / 4 / w->depth / sizeof(long double))
 		return ts_error_set(err, TS_ENOMEM, -1,
 				    "too many associations (%zu)", cap);
-	while (index_size <= 2 * cap)
-		index_size *= 2;
 	id = realloc(w->id, cap * sizeof(*id));
 	if (id)
 		w->id = id;
 	usage = realloc(w->usage, cap * w->depth * sizeof(*usage));
 	if (usage)
 		w->usage = usage;
-	index = calloc(index_size, sizeof(*index));
-	if (!id || !usage || !index) {
-		free(index);
+	if (!id || !usage || ts_id_map_reserve(&w->index, cap, &map_err))
 		return ts_error_set(
 			err, TS_ENOMEM, -1,
 			"cannot grow usage windows to %zu associations", cap);
-	}
-	free(w->index);
-	w->index = index;
-	w->index_size = index_size;
 	w->cap = cap;
-	index_rebuild(w);
 	return TS_OK;
 }
 
@@ -164,31 +135,20 @@ void ts_windows_free(struct ts_windows *w)
 	free(w->total);
 	free(w->id);
 	free(w->usage);
-	free(w->index);
+	ts_id_map_free(&w->index);
 	memset(w, 0, sizeof(*w));
 }
 
 long ts_windows_slot(const struct ts_windows *w, uint32_t id)
 {
-	size_t h;
-
-	if (!w->index_size)
-		return -1;
-	for (h = hash_id(id, w->index_size); w->index[h];
-	     h = (h + 1) & (w->index_size - 1)) {
-		size_t s = w->index[h] - 1;
-
-		if (w->id[s] == id)
-			return (long)s;
-	}
-	return -1;
+	return ts_id_map_find(&w->index, id);
 }
 
 long ts_windows_add_assoc(struct ts_windows *w, uint32_t id,
 			  struct ts_error *err)
 {
 	long slot = ts_windows_slot(w, id);
-	size_t s, h;
+	size_t s;
 
 	if (slot >= 0)
 		return slot;
@@ -197,11 +157,7 @@ long ts_windows_add_assoc(struct ts_windows *w, uint32_t id,
 	s = w->n++;
 	w->id[s] = id;
 	memset(&w->usage[s * w->depth], 0, w->depth * sizeof(*w->usage));
-	for (h = hash_id(id, w->index_size); w->index[h];
-	     h = (h + 1) & (w->index_size - 1))
-		;
-	w->index[h] = (uint32_t)(s + 1);
-	return (long)s;
+	return ts_id_map_insert(&w->index, id, (uint32_t)s);
 }
 
 int ts_windows_remove_assoc(struct ts_windows *w, uint32_t id)
@@ -211,16 +167,18 @@ int ts_windows_remove_assoc(struct ts_windows *w, uint32_t id)
 
 	if (slot < 0)
 		return 0;
-	/* Move the last slot into the hole, then re-index (rare, O(n)). */
+	/* Move the last slot into the hole and re-index it. */
+	(void)ts_id_map_remove(&w->index, id);
 	last = w->n - 1;
 	if ((size_t)slot != last) {
 		w->id[slot] = w->id[last];
 		memcpy(&w->usage[(size_t)slot * w->depth],
 		       &w->usage[last * w->depth],
 		       w->depth * sizeof(*w->usage));
+		(void)ts_id_map_remove(&w->index, w->id[slot]);
+		(void)ts_id_map_insert(&w->index, w->id[slot], (uint32_t)slot);
 	}
 	w->n--;
-	index_rebuild(w);
 	return 1;
 }
 

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "id_map.h"
 #include "tree.h"
 
 #define TS_WINDOWS_DEPTH_MAX 1024u /* bounds every array and the file */
@@ -51,15 +52,14 @@ struct ts_windows {
 	 * the current window.  bound[0] is always a multiple of interval.
 	 * Older windows may have another length after a reconfigure.
 	 */
-	int64_t *bound;	     /* depth + 1 */
-	long double *weight; /* depth: D^k */
-	long double *total;  /* depth: T[k] */
-	size_t n;	     /* associations in use */
-	size_t cap;	     /* associations allocated */
-	uint32_t *id;	     /* [slot] association id */
-	long double *usage;  /* [slot * depth + k] U[k] */
-	uint32_t *index;     /* hash of id -> slot + 1; 0 is empty */
-	size_t index_size;   /* power of two, > 2 * cap */
+	int64_t *bound;		/* depth + 1 */
+	long double *weight;	/* depth: D^k */
+	long double *total;	/* depth: T[k] */
+	size_t n;		/* associations in use */
+	size_t cap;		/* associations allocated */
+	uint32_t *id;		/* [slot] association id */
+	long double *usage;	/* [slot * depth + k] U[k] */
+	struct ts_id_map index; /* id -> slot, room for cap */
 };
 
 /* What ts_windows_reconfigure() did, for one log line. */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "src/common/slurm_protocol_defs.h"
-#include "src/id_hash.h"
+#include "src/id_map.h"
 #include "src/normalise.h"
 
 #include "fs_cache.h"
@@ -33,8 +33,7 @@ void assoc_tree_free(struct assoc_tree *at)
 	free(at->target_from);
 	free(at->slurm_shares);
 	free(at->queue);
-	free(at->id_key);
-	free(at->id_node);
+	ts_id_map_free(&at->id_node);
 	memset(at, 0, sizeof(*at));
 }
 
@@ -126,59 +125,30 @@ static long direct_parent(struct assoc_tree *at, slurmdb_assoc_rec_t *a, long p,
 
 /* ------------------------------------------------------ id lookup table */
 
-static inline size_t id_slot(uint32_t id, size_t cap)
-{
-	return ts_id_slot(id, cap);
-}
-
 /*
- * (Re)build the open-addressing table from association id to tree node,
- * at least twice the node count.  RET 0, or -1 out of memory.
+ * (Re)build the map from association id to tree node; a node's id is
+ * found at its first node.  RET 0, or -1 out of memory.
  */
 static int build_id_table(struct assoc_tree *at)
 {
-	size_t cap = 16, i;
+	struct ts_error err = TS_ERROR_INIT;
+	size_t i;
 
-	while (cap < 2 * at->tree.n)
-		cap *= 2;
-	if (cap > at->id_cap) {
-		uint32_t *k = realloc(at->id_key, cap * sizeof(*k));
-		long *v;
-
-		if (k)
-			at->id_key = k;
-		v = realloc(at->id_node, cap * sizeof(*v));
-		if (v)
-			at->id_node = v;
-		if (!k || !v)
-			return -1;
-		at->id_cap = cap;
-	}
-	for (i = 0; i < at->id_cap; i++)
-		at->id_node[i] = -1;
-	for (i = 0; i < at->tree.n; i++) {
-		size_t s = id_slot(at->tree.id[i], at->id_cap);
-
-		while (at->id_node[s] >= 0)
-			s = (s + 1) & (at->id_cap - 1);
-		at->id_key[s] = at->tree.id[i];
-		at->id_node[s] = (long)i;
-	}
+	ts_id_map_clear(&at->id_node);
+	if (ts_id_map_reserve(&at->id_node, at->tree.n, &err))
+		return -1;
+	for (i = 0; i < at->tree.n; i++)
+		(void)ts_id_map_insert(&at->id_node, at->tree.id[i],
+				       (uint32_t)i);
 	at->id_ready = 1;
 	return 0;
 }
 
 long assoc_tree_node(const struct assoc_tree *at, uint32_t id)
 {
-	size_t s;
-
 	if (!at->id_ready)
 		return -1;
-	for (s = id_slot(id, at->id_cap); at->id_node[s] >= 0;
-	     s = (s + 1) & (at->id_cap - 1))
-		if (at->id_key[s] == id)
-			return at->id_node[s];
-	return -1;
+	return ts_id_map_find(&at->id_node, id);
 }
 
 /*

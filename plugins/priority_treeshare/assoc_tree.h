@@ -24,6 +24,7 @@
 #include "slurmctld_api.h"
 
 #include "src/fairshare.h"
+#include "src/id_map.h"
 #include "src/tree.h"
 
 #include "priority_conf.h"
@@ -35,10 +36,8 @@ struct assoc_tree {
 	uint32_t *slurm_shares;	     /* shares_raw as copied, per node */
 	slurmdb_assoc_rec_t **queue; /* walk queue; valid under lock */
 	size_t queue_cap;
-	uint32_t *id_key; /* open addressing: assoc id ... */
-	long *id_node;	  /* ... to node index, -1 empty */
-	size_t id_cap;
-	int id_ready; /* the table matches the tree */
+	struct ts_id_map id_node; /* association id -> node */
+	int id_ready;		  /* the map matches the tree */
 	/* usage_window=: tree.usage is the windows' (set after copy in) */
 	bool usage_from_windows;
 };

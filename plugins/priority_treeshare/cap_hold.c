@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "src/caps.h"
-#include "src/id_hash.h"
+#include "src/id_map.h"
 #include "src/job_set.h"
 
 #include "cap_hold.h"
@@ -19,11 +19,12 @@
 #define REASON_MAX   160		 /* "FairshareCap:" + names + figures */
 #define FREE_IDS_MAX (UINT32_C(1) << 26) /* 8 MiB of bits at most */
 
-/* Association id -> reason its jobs may not start (text -1: none). */
+/*
+ * Association id -> reason its jobs may not start: texts[v - 1] for
+ * value v, none for 0.
+ */
 struct cap_table {
-	uint32_t *key; /* 0: empty slot */
-	int32_t *text;
-	size_t size; /* power of two, or 0: no caps configured */
+	struct ts_id_map reason; /* size 0: no caps configured */
 	char (*texts)[REASON_MAX];
 	/*
 	 * A bit per association id below n_free_ids: set when the table
@@ -48,26 +49,10 @@ static bool adopted; /* a pass has looked for holds in the job records */
 
 static void table_free(struct cap_table *t)
 {
-	free(t->key);
-	free(t->text);
+	ts_id_map_free(&t->reason);
 	free(t->texts);
 	free(t->free_ids);
 	memset(t, 0, sizeof(*t));
-}
-
-/* The slot of id in an open-addressed table of size (a power of two). */
-static size_t slot_of_id(const uint32_t *key, size_t size, uint32_t id)
-{
-	size_t i = ts_id_slot(id, size);
-
-	while (key[i] && key[i] != id)
-		i = (i + 1) & (size - 1);
-	return i;
-}
-
-static size_t cap_slot(const struct cap_table *t, uint32_t id)
-{
-	return slot_of_id(t->key, t->size, id);
 }
 
 /*
@@ -79,14 +64,13 @@ static size_t cap_slot(const struct cap_table *t, uint32_t id)
  */
 static struct own_memo {
 	uint64_t serial;
-	uint32_t *key; /* 0: empty slot */
+	struct ts_id_map node; /* id -> its index in cap */
 	const struct ts_fscap **cap;
-	size_t size; /* power of two, or 0 */
 } memo;
 
 static void memo_free(struct own_memo *m)
 {
-	free(m->key);
+	ts_id_map_free(&m->node);
 	free(m->cap);
 	memset(m, 0, sizeof(*m));
 }
@@ -95,31 +79,30 @@ static void memo_free(struct own_memo *m)
 static void own_caps(const struct ts_targets *tg, const struct ts_tree *t,
 		     const struct ts_fscap **own)
 {
-	struct own_memo nm = { .serial = ts_targets_serial(tg), .size = 16 };
-	bool reuse = memo.size && memo.serial == nm.serial;
+	struct own_memo nm = { .serial = ts_targets_serial(tg) };
+	struct ts_error err = TS_ERROR_INIT;
+	bool reuse = memo.node.size && memo.serial == nm.serial, keep;
 	size_t i;
 
-	while (nm.size < 2 * t->n)
-		nm.size *= 2;
-	nm.key = calloc(nm.size, sizeof(*nm.key));
-	nm.cap = malloc(nm.size * sizeof(*nm.cap));
+	keep = !ts_id_map_reserve(&nm.node, t->n, &err);
+	if (keep) {
+		nm.cap = malloc(t->n * sizeof(*nm.cap));
+		keep = nm.cap != NULL;
+	}
 	for (i = 0; i < t->n; i++) {
 		uint32_t id = t->id[i];
-		size_t s;
+		long m;
 
-		if (reuse && id &&
-		    memo.key[s = slot_of_id(memo.key, memo.size, id)] == id)
-			own[i] = memo.cap[s];
+		if (reuse && id && (m = ts_id_map_find(&memo.node, id)) >= 0)
+			own[i] = memo.cap[m];
 		else
 			own[i] = ts_caps_own(tg, t, i);
-		if (id && nm.key && nm.cap) {
-			s = slot_of_id(nm.key, nm.size, id);
-			nm.key[s] = id;
-			nm.cap[s] = own[i];
-		}
+		if (id && keep &&
+		    (m = ts_id_map_insert(&nm.node, id, (uint32_t)i)) >= 0)
+			nm.cap[m] = own[i];
 	}
 	memo_free(&memo);
-	if (nm.key && nm.cap)
+	if (keep)
 		memo = nm;
 	else
 		memo_free(&nm); /* no memory: look up again next cycle */
@@ -141,14 +124,15 @@ static void free_ids_build(struct cap_table *nt, const struct ts_tree *t)
 	for (i = 0; i < t->n; i++) {
 		uint32_t id = t->id[i];
 
-		if (id && id <= max && nt->text[cap_slot(nt, id)] < 0)
+		if (id && id <= max && !ts_id_map_find(&nt->reason, id))
 			nt->free_ids[id / 64] |= UINT64_C(1) << (id % 64);
 	}
 }
 
 int cap_table_build(const struct ts_tree *t, const struct priority_conf *c)
 {
-	size_t i, size = 16, n_texts = 0;
+	struct ts_error err = TS_ERROR_INIT;
+	size_t i, n_texts = 0;
 	long *by = NULL, *text_of = NULL;
 	const struct ts_fscap **own = NULL;
 	struct cap_table nt = { 0 };
@@ -156,16 +140,12 @@ int cap_table_build(const struct ts_tree *t, const struct priority_conf *c)
 	table_free(&staged);
 	if (!c->targets || !ts_targets_tree_fscap_count(c->targets) || !t->n)
 		return 0;
-	while (size < 2 * t->n)
-		size *= 2;
 	by = malloc(t->n * sizeof(*by));
 	text_of = malloc(t->n * sizeof(*text_of));
 	own = malloc(t->n * sizeof(*own));
-	nt.key = calloc(size, sizeof(*nt.key));
-	nt.text = malloc(size * sizeof(*nt.text));
-	if (!by || !text_of || !own || !nt.key || !nt.text)
+	if (!by || !text_of || !own ||
+	    ts_id_map_reserve(&nt.reason, t->n, &err))
 		goto nomem;
-	nt.size = size;
 	own_caps(c->targets, t, own);
 	(void)ts_caps_evaluate_own(t, own, by);
 	for (i = 0; i < t->n; i++)
@@ -174,16 +154,15 @@ int cap_table_build(const struct ts_tree *t, const struct priority_conf *c)
 	if (!nt.texts)
 		goto nomem;
 	for (i = 0; i < t->n; i++) {
-		size_t s;
-
 		if (text_of[i] >= 0)
 			ts_caps_describe(c->targets, t, i, nt.texts[text_of[i]],
 					 REASON_MAX);
-		if (!t->id[i])
-			continue;
-		s = cap_slot(&nt, t->id[i]);
-		nt.key[s] = t->id[i];
-		nt.text[s] = by[i] == TS_NO_NODE ? -1 : (int32_t)text_of[by[i]];
+		if (t->id[i])
+			(void)ts_id_map_insert(
+				&nt.reason, t->id[i],
+				by[i] == TS_NO_NODE
+					? 0
+					: (uint32_t)text_of[by[i]] + 1);
 	}
 	free_ids_build(&nt, t);
 	nt.n_capped = n_texts;
@@ -234,14 +213,13 @@ static inline bool assoc_free(const slurmdb_assoc_rec_t *a)
  */
 static const char *reason_of(const slurmdb_assoc_rec_t *a)
 {
-	if (!live.size || assoc_free(a))
+	if (!live.reason.size || assoc_free(a))
 		return NULL;
 	for (; a; a = a->usage ? a->usage->parent_assoc_ptr : NULL) {
-		size_t s = cap_slot(&live, a->id);
+		long v = ts_id_map_find(&live.reason, a->id);
 
-		if (live.key[s])
-			return live.text[s] < 0 ? NULL
-						: live.texts[live.text[s]];
+		if (v >= 0)
+			return v ? live.texts[v - 1] : NULL;
 	}
 	return NULL;
 }
@@ -390,7 +368,7 @@ bool cap_hold_at_set(job_record_t *job)
 	 */
 	bool creds = cred_table_capped();
 
-	if (!live.size && !creds)
+	if (!live.reason.size && !creds)
 		return false;
 	/*
 	 * Most jobs, with caps in force: not held (a priority), and of an
