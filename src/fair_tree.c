@@ -88,15 +88,6 @@ static void ft_level_fs(const struct ts_tree *t, struct ts_fs *fs)
 	}
 }
 
-/* Slurm's _cmp_level_fs(): a goes strictly before b. */
-static int ft_before(const struct ts_tree *t, const struct ts_fs *fs, long a,
-		     long b)
-{
-	if (fs->level_fs[a] != fs->level_fs[b])
-		return fs->level_fs[a] > fs->level_fs[b];
-	return t->is_user[a] && !t->is_user[b];
-}
-
 /*
  * Stable bottom-up merge sort of v[0 .. len) with tmp of the same size:
  * equal keys keep their order, as glibc's qsort leaves them.
@@ -115,7 +106,7 @@ static void ft_sort(const struct ts_tree *t, const struct ts_fs *fs, long *v,
 			long key = v[j];
 			size_t k = j;
 
-			while (k > lo && ft_before(t, fs, key, v[k - 1])) {
+			while (k > lo && ts_ft_before(t, fs, key, v[k - 1])) {
 				v[k] = v[k - 1];
 				k--;
 			}
@@ -129,7 +120,7 @@ static void ft_sort(const struct ts_tree *t, const struct ts_fs *fs, long *v,
 			size_t a = lo, b = mid, o = lo;
 
 			while (a < mid && b < hi)
-				dst[o++] = ft_before(t, fs, src[b], src[a])
+				dst[o++] = ts_ft_before(t, fs, src[b], src[a])
 						   ? src[b++]
 						   : src[a++];
 			while (a < mid)

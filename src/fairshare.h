@@ -210,6 +210,18 @@ int ts_fair_tree(const struct ts_tree *t, struct ts_fs *fs,
 		 struct ts_error *err);
 int ts_fair_tree_opt(const struct ts_tree *t, int ft_flags, struct ts_fs *fs,
 		     struct ts_error *err);
+/*
+ * ts_ft_before() - Slurm's _cmp_level_fs(): sibling a sorts strictly
+ * before sibling b in Fair Tree's ranking (higher Level FS first, a user
+ * before an account on equal Level FS); neither: their kid order.
+ */
+static inline int ts_ft_before(const struct ts_tree *t, const struct ts_fs *fs,
+			       long a, long b)
+{
+	if (fs->level_fs[a] != fs->level_fs[b])
+		return fs->level_fs[a] > fs->level_fs[b];
+	return t->is_user[a] && !t->is_user[b];
+}
 /* ts_pbs() - the pbs_* columns only. */
 int ts_pbs(const struct ts_tree *t, struct ts_fs *fs, struct ts_error *err);
 
