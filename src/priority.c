@@ -365,7 +365,7 @@ static double offset_value(uint32_t v)
 }
 
 /* At least 1 (0 is "held"), at most 2^32 - 1, truncated. */
-static uint32_t clamp_priority(double p, int *capped)
+static inline uint32_t clamp_priority(double p, int *capped)
 {
 	if (capped)
 		*capped = 0;
@@ -379,14 +379,46 @@ static uint32_t clamp_priority(double p, int *capped)
 	return (uint32_t)p;
 }
 
+uint32_t ts_prio_clamp(double p, int *capped)
+{
+	return clamp_priority(p, capped);
+}
+
+/* Same terms in the same order as Slurm: same rounding. */
+static inline double prio_sum(const struct ts_prio_factors *f,
+			      double tres_sum)
+{
+	return f->age + f->assoc + f->fs + f->js + f->part + f->qos +
+	       tres_sum + offset_value(f->site) - offset_value(f->nice);
+}
+
+/* A partition's priority: its term first, then the others' sum. */
+static inline double part_first_sum(double part_term,
+				    const struct ts_prio_factors *f,
+				    double tres_sum)
+{
+	double p = part_term;
+
+	p += f->age + f->assoc + f->fs + f->js + f->qos + tres_sum +
+	     offset_value(f->site) - offset_value(f->nice);
+	return p;
+}
+
+double ts_prio_sum(const struct ts_prio_factors *f, double tres_sum)
+{
+	return prio_sum(f, tres_sum);
+}
+
+double ts_prio_part_first_sum(double part_term,
+			      const struct ts_prio_factors *f, double tres_sum)
+{
+	return part_first_sum(part_term, f, tres_sum);
+}
+
 uint32_t ts_prio_total(const struct ts_prio_factors *f, double tres_sum,
 		       int *capped)
 {
-	/* Same terms in the same order as Slurm: same rounding. */
-	double p = f->age + f->assoc + f->fs + f->js + f->part + f->qos +
-		   tres_sum + offset_value(f->site) - offset_value(f->nice);
-
-	return clamp_priority(p, capped);
+	return clamp_priority(prio_sum(f, tres_sum), capped);
 }
 
 double ts_prio_part_term(const struct ts_prio_config *cfg,
@@ -404,11 +436,9 @@ uint32_t ts_prio_part_total(const struct ts_prio_config *cfg,
 			    const struct ts_prio_part *part,
 			    double part_tres_sum, int *capped)
 {
-	double p = ts_prio_part_term(cfg, part);
-
-	p += f->age + f->assoc + f->fs + f->js + f->qos + part_tres_sum +
-	     offset_value(f->site) - offset_value(f->nice);
-	return clamp_priority(p, capped);
+	return clamp_priority(
+		part_first_sum(ts_prio_part_term(cfg, part), f, part_tres_sum),
+		capped);
 }
 
 uint32_t ts_prio_next(const struct ts_prio_config *cfg, uint32_t old_prio,

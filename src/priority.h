@@ -209,6 +209,21 @@ uint32_t ts_prio_total(const struct ts_prio_factors *f, double tres_sum,
 		       int *capped);
 
 /*
+ * ts_prio_sum() - the sum ts_prio_total() clamps; ts_prio_clamp() - at
+ * least 1, at most 2^32 - 1 (*capped set then; may be NULL), truncated.
+ */
+double ts_prio_sum(const struct ts_prio_factors *f, double tres_sum);
+uint32_t ts_prio_clamp(double p, int *capped);
+
+/*
+ * ts_prio_part_first_sum() - the sum ts_prio_part_total() clamps, from
+ * the weighted partition term part_term (f->part is not read).
+ */
+double ts_prio_part_first_sum(double part_term,
+			      const struct ts_prio_factors *f,
+			      double tres_sum);
+
+/*
  * ts_prio_part_total() - the priority of the job in partition part:
  * the partition term of part (weighted by w_part) plus the other
  * weighted factors of f and part_tres_sum, the TRES sum for part.
