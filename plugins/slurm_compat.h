@@ -519,6 +519,47 @@ static inline void ts_assoc_set_fs_factor(slurmdb_assoc_rec_t *assoc,
 #define TS_LIBSLURM_GETS_SHARES                                                \
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
 
+/*
+ * sprio's request from a client (sshare-ext --explain): 22.05's call
+ * takes sprio's filters (NULL: every job the caller may see); from 23.02
+ * only show flags, the client filters.  A row's factors: 22.05's row is
+ * its factors; from 23.11 it points to them (NULL when an administrator
+ * set the priority: direct_prio); from 26.05 a row names its job by the
+ * whole step id.
+ */
+static inline int ts_client_load_job_prio(priority_factors_response_msg_t **r)
+{
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
+	return slurm_load_job_prio(r, NULL, NULL, NULL, 0);
+#else
+	return slurm_load_job_prio(r, 0);
+#endif
+}
+
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 11, 0)
+typedef priority_factors_object_t ts_client_factors_t;
+#define ts_client_row_factors(row) (row)
+#define ts_client_row_qos(row)	   ((const char *)NULL)
+#else
+typedef priority_factors_t ts_client_factors_t;
+#define ts_client_row_factors(row) ((row)->prio_factors)
+#define ts_client_row_qos(row)	   ((row)->qos)
+#endif
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+#define ts_client_row_job_id(row) ((row)->step_id.job_id)
+#else
+#define ts_client_row_job_id(row) ((row)->job_id)
+#endif
+
+/*
+ * A pending job's priority in each of its partitions, as squeue has it:
+ * slurm_job_info_t's priority_array in the order of priority_array_names
+ * from 24.11 (22.05 gives clients the job's one priority only).
+ */
+#define TS_CLIENT_PRIORITY_ARRAY                                               \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0))
+
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
 #define ts_free_ctl_conf(conf) slurm_free_conf(conf)
 #else

@@ -385,11 +385,10 @@ uint32_t ts_prio_clamp(double p, int *capped)
 }
 
 /* Same terms in the same order as Slurm: same rounding. */
-static inline double prio_sum(const struct ts_prio_factors *f,
-			      double tres_sum)
+static inline double prio_sum(const struct ts_prio_factors *f, double tres_sum)
 {
-	return f->age + f->assoc + f->fs + f->js + f->part + f->qos +
-	       tres_sum + offset_value(f->site) - offset_value(f->nice);
+	return f->age + f->assoc + f->fs + f->js + f->part + f->qos + tres_sum +
+	       offset_value(f->site) - offset_value(f->nice);
 }
 
 /* A partition's priority: its term first, then the others' sum. */
@@ -409,8 +408,8 @@ double ts_prio_sum(const struct ts_prio_factors *f, double tres_sum)
 	return prio_sum(f, tres_sum);
 }
 
-double ts_prio_part_first_sum(double part_term,
-			      const struct ts_prio_factors *f, double tres_sum)
+double ts_prio_part_first_sum(double part_term, const struct ts_prio_factors *f,
+			      double tres_sum)
 {
 	return part_first_sum(part_term, f, tres_sum);
 }

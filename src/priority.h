@@ -219,8 +219,7 @@ uint32_t ts_prio_clamp(double p, int *capped);
  * ts_prio_part_first_sum() - the sum ts_prio_part_total() clamps, from
  * the weighted partition term part_term (f->part is not read).
  */
-double ts_prio_part_first_sum(double part_term,
-			      const struct ts_prio_factors *f,
+double ts_prio_part_first_sum(double part_term, const struct ts_prio_factors *f,
 			      double tres_sum);
 
 /*

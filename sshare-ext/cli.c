@@ -39,6 +39,7 @@ enum {
 	OPT_STATE,
 	OPT_FS_POLICY,
 	OPT_EXPORT_MAUI,
+	OPT_EXPLAIN,
 };
 
 static const struct option long_options[] = {
@@ -72,6 +73,7 @@ static const struct option long_options[] = {
 	{ "state", required_argument, 0, OPT_STATE },
 	{ "fs-policy", required_argument, 0, OPT_FS_POLICY },
 	{ "export-maui", required_argument, 0, OPT_EXPORT_MAUI },
+	{ "explain", required_argument, 0, OPT_EXPLAIN },
 	{ 0, 0, 0, 0 }
 };
 
@@ -128,6 +130,9 @@ Usage:  sshare-ext [OPTION]\n\
           --state=FILE     with --diagnose-f/-p, --export-maui: a treeshare_state\n\
                            file (default: the controller's, its targets and names)\n\
           --fs-policy=P    with --diagnose-f/-p: difference (default) or ratio\n\
+          --explain=JOB[,JOB]  why a job waits: its factors, its fair-share\n\
+                           path; with two jobs which is ahead, why, and when\n\
+                           that may change (online; --json for JSON)\n\
 \n\
 Extended columns: TreeUsage Perc PBSFactor Rank ClassicFS DOFS FairTreeFS\n\
 (see sshare-ext(1)).\n");
@@ -321,6 +326,33 @@ static int bad_option(int argc, char **argv, int opt)
 		   optopt ? shortopt : what);
 }
 
+/* --explain JOBID[,JOBID]: one or two job ids. */
+static int parse_explain(struct cli *c, const char *arg)
+{
+	const char *p = arg;
+
+	c->n_explain = 0;
+	while (*p) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = (*p >= '0' && *p <= '9') ? strtoul(p, &end, 10) : 0;
+		if (!v || errno || v > UINT32_MAX || (*end && *end != ',') ||
+		    c->n_explain == 2)
+			return die(
+				"--explain=%s: expected one or two job ids, JOBID[,JOBID]",
+				arg);
+		c->explain[c->n_explain++] = (uint32_t)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!c->n_explain)
+		return die(
+			"--explain=%s: expected one or two job ids, JOBID[,JOBID]",
+			arg);
+	return CLI_RUN;
+}
+
 enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 {
 	int opt, rc = CLI_RUN;
@@ -439,6 +471,9 @@ enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 			c->export_dir = strdup(optarg);
 			c->view = VIEW_EXPORT_MAUI;
 			break;
+		case OPT_EXPLAIN:
+			rc = parse_explain(c, optarg);
+			break;
 		case OPT_FS_POLICY:
 			c->fs_policy_set = 1;
 			if (!strcmp(optarg, "difference"))
@@ -472,6 +507,12 @@ enum cli_result cli_parse(int argc, char **argv, struct cli *c)
 		rc = die(
 			"%s",
 			"--state applies to --diagnose-f, --diagnose-p and --export-maui only");
+	if (rc == CLI_RUN && c->n_explain &&
+	    (c->input || c->clusters ||
+	     (c->view != VIEW_TABLE && c->view != VIEW_JSON)))
+		rc = die(
+			"%s",
+			"--explain asks the controller about jobs: it takes --json and -v, not --input, -M or another view");
 	if (rc == CLI_RUN && !c->input && c->n_what_ifs)
 		rc = die(
 			"%s",

@@ -7,6 +7,7 @@
 #define SSHARE_EXT_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "columns.h"
 #include "fairshare.h"
@@ -59,6 +60,8 @@ struct cli {
 	double damp; /* --damp */
 	struct what_if *what_ifs;
 	size_t n_what_ifs;
+	uint32_t explain[2]; /* --explain JOBID[,JOBID] */
+	size_t n_explain;
 };
 
 enum cli_result {

@@ -12,7 +12,7 @@
 #include "extended.h"
 #include "views.h"
 
-static void json_str(FILE *f, const char *s)
+void json_string(FILE *f, const char *s)
 {
 	if (!s) {
 		fputs("null", f);
@@ -72,15 +72,15 @@ static void print_row(FILE *f, const struct share_set *s,
 
 	fprintf(f, "    {\"id\": %u", r->id);
 	key(f, "cluster");
-	json_str(f, r->cluster);
+	json_string(f, r->cluster);
 	key(f, "account");
-	json_str(f, r->is_user ? r->parent : r->name);
+	json_string(f, r->is_user ? r->parent : r->name);
 	key(f, "user");
-	json_str(f, r->is_user ? r->name : NULL);
+	json_string(f, r->is_user ? r->name : NULL);
 	key(f, "parent");
-	json_str(f, r->parent);
+	json_string(f, r->parent);
 	key(f, "partition");
-	json_str(f, r->partition);
+	json_string(f, r->partition);
 	key(f, "depth");
 	if (r->node >= 0 && (size_t)r->node < s->tree.n)
 		fprintf(f, "%u", s->tree.depth[r->node]);
@@ -116,11 +116,11 @@ static void print_row(FILE *f, const struct share_set *s,
 	else
 		json_double(f, r->level_fs);
 	key(f, "grp_tres_mins");
-	json_str(f, r->grp_tres_mins ? r->grp_tres_mins : "");
+	json_string(f, r->grp_tres_mins ? r->grp_tres_mins : "");
 	key(f, "grp_tres_raw");
-	json_str(f, r->grp_tres_raw ? r->grp_tres_raw : "");
+	json_string(f, r->grp_tres_raw ? r->grp_tres_raw : "");
 	key(f, "tres_run_mins");
-	json_str(f, r->tres_run_mins ? r->tres_run_mins : "");
+	json_string(f, r->tres_run_mins ? r->tres_run_mins : "");
 	ext(f, s, r, "tree_usage", F_TREE_USAGE);
 	ext(f, s, r, "perc", F_PERC);
 	ext(f, s, r, "pbs_factor", F_PBS_FACTOR);
@@ -141,7 +141,7 @@ void json_view(FILE *f, const struct share_set *s)
 	size_t i;
 
 	fputs("{\n  \"format\": \"sshare-ext/1\",\n  \"source\": ", f);
-	json_str(f, s->source);
+	json_string(f, s->source);
 	fprintf(f, ",\n  \"algorithm\": \"%s\",\n", cli_algo_name(s->algo));
 	fprintf(f, "  \"fairshare_rule\": \"%s\",\n", rules[s->fs_rule]);
 	fprintf(f, "  \"damp\": %.17g,\n", s->damp);

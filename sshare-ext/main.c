@@ -14,6 +14,7 @@
 
 #include "cap_cells.h"
 #include "cli.h"
+#include "explain_rpc.h"
 #include "cred_names.h"
 #include "clusters.h"
 #include "fields.h"
@@ -227,7 +228,9 @@ int main(int argc, char **argv)
 	case CLI_RUN:
 		break;
 	}
-	if (c.clusters) {
+	if (c.n_explain) {
+		rc = explain_view(stdout, &c);
+	} else if (c.clusters) {
 		rc = run_clusters(&c);
 	} else {
 		share_set_init(&s);

@@ -4,7 +4,8 @@
 # or SLURM_PREFIX's) for the shares RPC.  Only shares_rpc.c, clusters.c
 # (-M), cred_names.c and job_fs_view.c (--diagnose-f/-p online) see Slurm's
 # internal headers (the message structs; plugins/slurm_compat.h), from the
-# configured source in $(SLURM_SRC).
+# configured source in $(SLURM_SRC); explain_rpc.c (--explain) includes
+# plugins/slurm_compat.h for the client differences.
 SSHARE_EXT_SRCS := $(filter-out sshare-ext/ts_replay.c sshare-ext/replay_report.c,\
 	$(wildcard sshare-ext/*.c))
 SSHARE_EXT_OBJS := $(patsubst sshare-ext/%.c,$(BUILD)/obj/sshare-ext/%.o,\
@@ -15,7 +16,8 @@ all: $(SSHARE_EXT_BIN)
 
 $(BUILD)/obj/sshare-ext/shares_rpc.o $(BUILD)/obj/sshare-ext/clusters.o \
 	$(BUILD)/obj/sshare-ext/cred_names.o \
-	$(BUILD)/obj/sshare-ext/job_fs_view.o: \
+	$(BUILD)/obj/sshare-ext/job_fs_view.o \
+	$(BUILD)/obj/sshare-ext/explain_rpc.o: \
 	SSHARE_EXT_RPC_CFLAGS := -iquote . -I$(SLURM_SRC)
 
 $(BUILD)/obj/sshare-ext/%.o: sshare-ext/%.c $(wildcard sshare-ext/*.h src/*.h)

@@ -30,6 +30,9 @@ int path_view(FILE *f, const struct share_set *s, const char *entity, char *msg,
 
 void json_view(FILE *f, const struct share_set *s);
 
+/* json_string() - s as a JSON string, escaped; null when s is NULL. */
+void json_string(FILE *f, const char *s);
+
 void bar_view(FILE *f, const struct share_set *s);
 
 /*

@@ -197,6 +197,128 @@ load_and_run()
 	ts_users_have_usage bob cathy scott
 }
 
+# submit_pending - jobs of every user pending in the DOWN partition
+# "wait" (sprio lists them: they accrue age), some with a nice value,
+# some in "wait" and "lab" both.
+submit_pending()
+{
+	local u name acct cpus n
+	for u in bob:group1 cathy:group1 scott:group2 suzy:sub suzy:group2; do
+		IFS=: read -r name acct <<<"$u"
+		for cpus in 1 2 4; do
+			ts_submit "$name" -A "$acct" -p wait -c "$cpus" \
+				--wrap 'sleep 1' >/dev/null || return 1
+		done
+		ts_submit "$name" -A "$acct" -p wait --nice=50 \
+			--wrap 'sleep 1' >/dev/null || return 1
+	done
+	n=$(squeue -h -t PD -p wait | grep -c .)
+	[ "$n" = 20 ] || { echo "$n of 20 jobs pending"; return 1; }
+}
+
+# explain_checks ALGO - sshare-ext --explain against squeue's priorities
+# and sshare's Level FS (explain_check.py): every pending job's sum, every
+# pair's order, Fair Tree's deciding level.
+explain_checks()
+{
+	local algo=$1 out what level=""
+	squeue -h -t PD -o '%i|%Q|%P' >"$SNAP/explain-jobs.$algo"
+	sshare -a -l -P >"$SNAP/explain-sshare.$algo"
+	"$B" --explain "$(squeue -h -t PD -u bob -o %i | head -1),$(squeue -h -t PD -u scott -o %i | head -1)" \
+		>"$SNAP/explain-sample.$algo" 2>&1
+	[ "$algo" = fair_tree ] &&
+		level=", the deciding level is where sshare's Level FS differ"
+	if out=$(python3 "$here/explain_check.py" "$B" \
+		"$SNAP/explain-jobs.$algo" "$SNAP/explain-sshare.$algo" \
+		"$algo" 2>&1); then
+		what=$(printf '%s\n' "$out" | head -1)
+		ok "$P/$algo: --explain: each pending job's contributions sum to squeue's priority, each pair's verdict is squeue's order$level ($what)"
+	else
+		not_ok "$P/$algo: --explain agrees with squeue and sshare" "$out"
+	fi
+}
+
+# explain_overtake - PriorityMaxAge 2 minutes, FairShare weighed 400:
+# scott's job waits a minute before bob's, so age puts it ahead; once its
+# age term is full, bob's job (the higher FairShare) catches up.  The
+# moment --explain estimates at the first cycle both jobs are in, against
+# the first time squeue shows bob's ahead: within one PriorityCalcPeriod
+# (the order changes at a cycle).
+explain_overtake()
+{
+	local a b doc at obs period=60 now pa pb
+	if ! restart_with PriorityMaxAge=00:02:00 PriorityWeightFairshare=400 \
+		2>"$SNAP/ot.err"; then
+		not_ok "$P/overtake: slurmctld restarts with PriorityMaxAge=2 min" "$(cat "$SNAP/ot.err")"
+		return
+	fi
+	a=$(ts_submit scott -A group2 -p wait --wrap 'sleep 1')
+	sleep 60
+	b=$(ts_submit bob -A group1 -p wait --wrap 'sleep 1')
+	if ! wait_for 90 "a cycle giving job $b age" sh -c \
+		"sprio -h -j $b -o '%A' | awk '\$1 > 0 { f = 1 } END { exit !f }'"; then
+		not_ok "$P/overtake: a cycle gives job $b an age factor" "$(sprio -l 2>&1)"
+		return
+	fi
+	doc=$("$B" --explain "$b,$a" --json 2>&1)
+	printf '%s\n' "$doc" >"$SNAP/overtake.json"
+	at=$(printf '%s' "$doc" | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["comparison"]
+assert c["behind"] == int(sys.argv[1]) and c["overtake_at"], c
+print(c["overtake_at"])' "$b" 2>>"$SNAP/ot.err")
+	if [ -z "$at" ]; then
+		not_ok "$P/overtake: --explain $b,$a estimates when $b gets ahead" "$doc" "$(cat "$SNAP/ot.err")"
+		return
+	fi
+	obs=""
+	while now=$(date +%s); [ "$now" -le $((at + period + 30)) ]; do
+		read -r pa pb < <(squeue -h -j "$a,$b" -o '%i %Q' | sort -n |
+			awk '{ printf "%s ", $2 } END { print "" }')
+		if [ -n "$pb" ] && [ "$pb" -gt "$pa" ]; then
+			obs=$now
+			break
+		fi
+		sleep 1
+	done
+	scancel "$a" "$b" 2>/dev/null
+	if [ -n "$obs" ] && [ "$obs" -ge $((at - 2)) ] &&
+	   [ "$obs" -le $((at + period + 2)) ]; then
+		ok "$P/overtake: job $b gets ahead of $a $((obs - at)) s after --explain's estimate (within PriorityCalcPeriod $period s)"
+	else
+		not_ok "$P/overtake: job $b gets ahead of $a within PriorityCalcPeriod of --explain's estimate" \
+			"estimate $at, observed ${obs:-never (until $((at + period + 30)))}" "$doc"
+	fi
+}
+
+# explain_private - PrivateData=jobs,usage,users: bob's own job gets his
+# own row only (no level above, no rank, nothing of scott's), and scott's
+# job is not explained to him at all.
+explain_private()
+{
+	local mine theirs out bad=""
+	mine=$(squeue -h -t PD -u bob -o %i | head -1)
+	theirs=$(squeue -h -t PD -u scott -o %i | head -1)
+	out=$(runuser -u bob -- "$B" --explain "$mine" --json 2>&1) ||
+		bad+="bob's job $mine: $out"$'\n'
+	if ! printf '%s' "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["jobs"][0]["fair_share"]
+assert not d["whole_tree"] and d["rank"] is None, d
+assert [l["name"] for l in d["levels"]] == ["bob"], d["levels"]
+' 2>>"$SNAP/pd.err" || printf '%s' "$out" | grep -q scott; then
+		bad+="bob's own job shows more than his row: $out"$'\n'
+	fi
+	if out=$(runuser -u bob -- "$B" --explain "$theirs" 2>&1); then
+		bad+="scott's job $theirs explained to bob: $out"$'\n'
+	fi
+	if [ -z "$bad" ]; then
+		ok "$P/private_data: PrivateData=jobs,usage,users: bob's --explain shows his own row only; scott's job is refused to him (${out})"
+	else
+		not_ok "$P/private_data: PrivateData=jobs,usage,users limits --explain" "$bad" "$(cat "$SNAP/pd.err" 2>/dev/null)"
+	fi
+}
+
 run_plugin()
 {
 	local plugin=$1 t0 users o bad=""
@@ -219,7 +341,10 @@ run_plugin()
 	fi
 	mkdir -p "$SNAP"
 	if ! restart_with AccountingStorageEnforce=associations,limits \
-		2>"$SNAP/load.err" || ! load_and_run 2>>"$SNAP/load.err"; then
+		PriorityWeightAge=1000 PriorityMaxAge=00:30:00 \
+		PriorityWeightJobSize=300 \
+		2>"$SNAP/load.err" || ! load_and_run 2>>"$SNAP/load.err" ||
+	   ! submit_pending >>"$SNAP/load.err" 2>&1; then
 		not_ok "$P: seed000.tree and a Fairshare=parent account load, jobs of bob, cathy, scott, suzy accrue usage" \
 			"$(cat "$SNAP/load.err")" "$(sshare -a -l 2>&1)"
 		return 1
@@ -231,6 +356,7 @@ run_plugin()
 	if restart_with 2>"$SNAP/ft.err"; then
 		agree fair_tree FairTreeFS 1
 		compare_all fair_tree
+		explain_checks fair_tree
 		users=$("$B" -a -n -P -o User -U | grep -c .)
 		if "$B" -a -P -n -U -o FairShare,Rank | awk -F'|' -v n="$users" '
 			sprintf("%.6f", $2 / n) != $1 { print; bad = 1 }
@@ -246,12 +372,14 @@ run_plugin()
 	if restart_with PriorityFlags=NO_FAIR_TREE 2>"$SNAP/classic.err"; then
 		agree classic ClassicFS 0
 		compare_all classic
+		explain_checks classic
 	else
 		not_ok "$P/classic: slurmctld restarts with NO_FAIR_TREE" "$(cat "$SNAP/classic.err")"
 	fi
 	if restart_with PriorityFlags=DEPTH_OBLIVIOUS 2>"$SNAP/do.err"; then
 		agree depth_oblivious DOFS 0
 		compare_all depth_oblivious
+		explain_checks depth_oblivious
 	else
 		not_ok "$P/depth_oblivious: slurmctld restarts with DEPTH_OBLIVIOUS" "$(cat "$SNAP/do.err")"
 	fi
@@ -274,6 +402,14 @@ run_plugin()
 		fi
 	else
 		not_ok "$P/private_data: slurmctld restarts with PrivateData=usage" "$(cat "$SNAP/pd.err")"
+	fi
+	if [ "$P" = treeshare ]; then
+		explain_overtake
+	fi
+	if restart_with PrivateData=jobs,usage,users 2>"$SNAP/pd2.err"; then
+		explain_private
+	else
+		not_ok "$P/private_data: slurmctld restarts with PrivateData=jobs,usage,users" "$(cat "$SNAP/pd2.err")"
 	fi
 	diag "$P: done in $(($(date +%s) - t0))s"
 	"$TS_CLUSTER" down >/dev/null 2>&1

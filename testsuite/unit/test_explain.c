@@ -44,7 +44,8 @@ START_TEST(explain_sum_is_slurmctld_priority)
 	for (k = 0; k < 10000; k++) {
 		double tres[5], w[5] = { 1, 0, 1, 1, 0 }, t[5];
 		struct ts_prio_factors f;
-		struct ts_prio_config cfg = { .w_tres = w, .tres_cnt = 5,
+		struct ts_prio_config cfg = { .w_tres = w,
+					      .tres_cnt = 5,
 					      .w_part = 1 };
 		struct ts_prio_part part = { .job_factor = 1 };
 		double s;
@@ -55,15 +56,15 @@ START_TEST(explain_sum_is_slurmctld_priority)
 			t[i] = tres[i];
 		/* weights 1 and 0: the cycle's sum of these terms */
 		s = ts_prio_tres_weigh(&cfg, t);
-		ck_assert_uint_eq(ts_prio_clamp(ts_explain_ctld_sum(&f, tres, 5,
-								    0),
-						NULL),
-				  ts_prio_total(&f, s, NULL));
+		ck_assert_uint_eq(
+			ts_prio_clamp(ts_explain_ctld_sum(&f, tres, 5, 0),
+				      NULL),
+			ts_prio_total(&f, s, NULL));
 		part.norm = f.part;
-		ck_assert_uint_eq(ts_prio_clamp(ts_explain_ctld_sum(&f, tres, 5,
-								    1),
-						NULL),
-				  ts_prio_part_total(&cfg, &f, &part, s, NULL));
+		ck_assert_uint_eq(
+			ts_prio_clamp(ts_explain_ctld_sum(&f, tres, 5, 1),
+				      NULL),
+			ts_prio_part_total(&cfg, &f, &part, s, NULL));
 		ck_assert(ts_explain_ctld_sum(&f, tres, 5, 0) ==
 			  ts_prio_sum(&f, s));
 	}
@@ -79,20 +80,22 @@ START_TEST(explain_sum_by_hand)
 {
 	double tres[2] = { 40.0, 0.125 };
 	struct ts_prio_factors f = {
-		.age = 250.5, .fs = 2500.25, .js = 100.0, .part = 1000.0,
-		.site = TS_PRIO_NICE_OFFSET + 7, .nice = TS_PRIO_NICE_OFFSET + 10,
+		.age = 250.5,
+		.fs = 2500.25,
+		.js = 100.0,
+		.part = 1000.0,
+		.site = TS_PRIO_NICE_OFFSET + 7,
+		.nice = TS_PRIO_NICE_OFFSET + 10,
 	};
 
 	ck_assert_double_eq(ts_explain_ctld_sum(&f, tres, 2, 0), 3887.875);
-	ck_assert_uint_eq(ts_prio_clamp(ts_explain_ctld_sum(&f, tres, 2, 0),
-					NULL),
-			  3887);
+	ck_assert_uint_eq(
+		ts_prio_clamp(ts_explain_ctld_sum(&f, tres, 2, 0), NULL), 3887);
 	ck_assert_double_eq(ts_explain_sprio_sum(&f, tres, 2), 3887.875);
 	f.nice = TS_PRIO_NICE_OFFSET + 5000;
 	ck_assert_double_eq(ts_explain_sprio_sum(&f, tres, 2), 1.0);
-	ck_assert_uint_eq(ts_prio_clamp(ts_explain_ctld_sum(&f, tres, 2, 0),
-					NULL),
-			  1);
+	ck_assert_uint_eq(
+		ts_prio_clamp(ts_explain_ctld_sum(&f, tres, 2, 0), NULL), 1);
 }
 END_TEST
 
@@ -126,9 +129,12 @@ static void walk(const struct ts_overtake *o, double t, double *b, double *a)
  */
 START_TEST(explain_overtake_by_age)
 {
-	struct ts_overtake o = { .behind = 1300, .ahead = 1900,
-				 .age_behind = 100, .age_ahead = 900,
-				 .w_age = 1000, .max_age = 1000 };
+	struct ts_overtake o = { .behind = 1300,
+				 .ahead = 1900,
+				 .age_behind = 100,
+				 .age_ahead = 900,
+				 .w_age = 1000,
+				 .max_age = 1000 };
 	unsigned seed = 7;
 	int k, never = 0, some = 0;
 
