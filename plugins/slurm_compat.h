@@ -552,6 +552,19 @@ typedef priority_factors_t ts_client_factors_t;
 #define ts_client_row_job_id(row) ((row)->job_id)
 #endif
 
+/* squeue's request for one job: by its whole step id from 26.05. */
+static inline int ts_client_load_job(job_info_msg_t **resp, uint32_t job_id)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
+
+	id.job_id = job_id;
+	return slurm_load_job(resp, id, SHOW_ALL);
+#else
+	return slurm_load_job(resp, job_id, SHOW_ALL);
+#endif
+}
+
 /*
  * A pending job's priority in each of its partitions, as squeue has it:
  * slurm_job_info_t's priority_array in the order of priority_array_names

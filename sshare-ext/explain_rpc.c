@@ -221,7 +221,7 @@ int explain_job_load(uint32_t id, struct explain_job *j, char *msg, size_t len)
 
 	memset(j, 0, sizeof(*j));
 	j->id = id;
-	if (slurm_load_job(&jobs, id, SHOW_ALL) != SLURM_SUCCESS || !jobs ||
+	if (ts_client_load_job(&jobs, id) != SLURM_SUCCESS || !jobs ||
 	    !jobs->record_count) {
 		snprintf(msg, len, "job %u: %s", id,
 			 errno ? slurm_strerror(errno) : "not found");
