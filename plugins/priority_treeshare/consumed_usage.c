@@ -33,6 +33,12 @@ void consumed_usage_restore(time_t since)
 	restored_since = since;
 }
 
+void consumed_usage_fini(void)
+{
+	restored_since = 0;
+	retry_from = 0;
+}
+
 static void log_switch(time_t since)
 {
 	char t[32];

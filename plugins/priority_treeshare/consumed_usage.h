@@ -47,6 +47,12 @@ static inline bool consumed_usage_of(const struct priority_conf *c,
 void consumed_usage_restore(time_t since);
 
 /*
+ * consumed_usage_fini() - at fini: no restored start, no span to ask
+ * again, as a fresh load (the .so stays mapped).
+ */
+void consumed_usage_fini(void);
+
+/*
  * consumed_usage_adopt() - at start, before c is installed: with
  * usage_metric=consumed, c's consumed_since becomes the restored one, or
  * with none (dedicated before) stays the start's, logged as a switch.

@@ -666,6 +666,16 @@ void cycle_stop(void)
 	assoc_tree_free(&tree);
 }
 
+void cycle_fini(void)
+{
+	slurm_mutex_lock(&cycle_mutex);
+	last_ran = 0;
+	last_reset = 0;
+	decay_factor = 1;
+	stopping = false;
+	slurm_mutex_unlock(&cycle_mutex);
+}
+
 void cycle_times(time_t *ran, time_t *reset)
 {
 	slurm_mutex_lock(&cycle_mutex);

@@ -54,6 +54,13 @@ void cycle_stop(void);
 void cycle_times(time_t *last_ran, time_t *last_reset);
 
 /*
+ * cycle_fini() - after cycle_stop() and the last commit: the times and
+ * decay factor as a fresh load has them (the .so stays mapped, and a
+ * start without slurmdbd prepares no cycle).
+ */
+void cycle_fini(void);
+
+/*
  * cycle_usage_clock() - what a job end needs to charge the tail of its
  * usage: when the last cycle charged running jobs up to (0 if none yet)
  * and the per-second decay factor in force.

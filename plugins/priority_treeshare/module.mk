@@ -17,7 +17,9 @@ PT_CFLAGS := $(filter-out -Isrc,$(BASE_CFLAGS)) -pthread -iquote . \
 # -z now: every symbol bound at load, so a missing one fails there, not in
 # the middle of a cycle (slurmctld-only ones are weak).  -z nodelete: Slurm
 # unloads and reloads a plugin whose init() failed; statics survive so the
-# refusal is logged once (error_once.c).
+# refusal is logged once (error_once.c).  And from 24.11 slurmctld calls
+# the plugin after unloading it (priority_treeshare.c, enter()): the code
+# must still be there to refuse the call (ts-harness -F checks it).
 PT_LDFLAGS := -shared -pthread -Wl,--version-script=$(PT_DIR)/exports.map \
 	-Wl,-z,relro -Wl,-z,now -Wl,-z,nodelete
 

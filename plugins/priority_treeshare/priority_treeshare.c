@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "assoc_tree.h"
 #include "cap_hold.h"
@@ -67,6 +68,67 @@ static bool site_factor_up; /* ts_site_factor_init() succeeded */
  * the same record at once.
  */
 static pthread_mutex_t on_demand_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * Calls after fini().  Slurm 24.11 to 26.05 unload the priority plugin
+ * (controller.c, priority_g_fini()) while RPC threads still run, and
+ * priority_g_*() then call through the pointers they kept, checked by an
+ * xassert() alone (none in a release build): a job end, a submission or
+ * an sprio in that window lands here.  -z nodelete (module.mk) keeps the
+ * code mapped; finalized turns such calls away with a harmless value,
+ * and fini() waits for calls already inside (calls_in) to leave before
+ * it frees what they use.  A successful init() clears finalized: a
+ * failed scontrol reconfigure or a backup taking over starts the plugin
+ * again in the same process, on the same statics.
+ */
+static int finalized;
+static unsigned calls_in;
+static int refusal_logged; /* one line per fini() */
+
+/* Every entry point but init() and fini().  RET false after fini(). */
+static bool enter(const char *fn)
+{
+	/* Both seq_cst, as in fini(): it sees us inside, or we see it. */
+	__atomic_add_fetch(&calls_in, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&finalized, __ATOMIC_SEQ_CST))
+		return true;
+	__atomic_sub_fetch(&calls_in, 1, __ATOMIC_RELEASE);
+	if (!__atomic_exchange_n(&refusal_logged, 1, __ATOMIC_RELAXED))
+		/* clang-format off */
+		info("%s: %s() called after fini(): ignored, and so is every later call until the plugin starts again (Slurm unloads its priority plugin before its RPC threads stop)",
+		     plugin_type, fn);
+	/* clang-format on */
+	return false;
+}
+
+static void leave(void)
+{
+	__atomic_sub_fetch(&calls_in, 1, __ATOMIC_RELEASE);
+}
+
+/* fini(): no new call gets in; those inside have left on return. */
+static void refuse_calls(void)
+{
+	const struct timespec tick = { .tv_nsec = 1000000 };
+	unsigned ticks = 0;
+	unsigned n;
+
+	__atomic_store_n(&finalized, 1, __ATOMIC_SEQ_CST);
+	while ((n = __atomic_load_n(&calls_in, __ATOMIC_SEQ_CST))) {
+		/* A call waits for a Slurm lock; fini()'s caller holds none. */
+		if (++ticks == 10000)
+			info("%s: fini() waits for %u call(s) still inside the plugin",
+			     plugin_type, n);
+		nanosleep(&tick, NULL);
+	}
+}
+
+/* init() succeeded: calls are served again. */
+static void accept_calls(void)
+{
+	__atomic_store_n(&refusal_logged, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&finalized, 0, __ATOMIC_SEQ_CST);
+}
 
 /* Each association's shares_norm the way the algorithm now in force
  * normalises them (Fair Tree: per level; else: product up the tree). */
@@ -169,6 +231,7 @@ extern int init(void)
 		return SLURM_ERROR;
 	if (!in_ctld) {
 		conf_install(c);
+		accept_calls();
 		debug("%s: %s loaded in a client", __func__, plugin_name);
 		return SLURM_SUCCESS;
 	}
@@ -224,6 +287,7 @@ extern int init(void)
 			cycle_prepare(0, 0);
 	}
 
+	accept_calls();
 	debug("%s: %s loaded", __func__, plugin_name);
 	return SLURM_SUCCESS;
 fail:
@@ -242,8 +306,11 @@ fail:
  */
 extern void priority_p_thread_start(void)
 {
+	if (!enter(__func__))
+		return;
 	if (in_ctld && !TS_SLURM_INIT_STARTS_THREAD)
 		(void)cycle_start();
+	leave();
 }
 
 /*
@@ -253,12 +320,16 @@ extern void priority_p_thread_start(void)
  */
 extern uint32_t priority_p_recover(uint32_t prio_boost)
 {
-	struct priority_conf *c = conf_get();
+	struct priority_conf *c;
 
 	(void)prio_boost;
+	if (!enter(__func__))
+		return 0;
+	c = conf_get();
 	if (in_ctld && c && !TS_SLURM_INIT_STARTS_THREAD &&
 	    !slurm_with_slurmdbd())
 		cycle_initial_priorities(c);
+	leave();
 	return 0;
 }
 
@@ -266,6 +337,7 @@ extern int fini(void)
 {
 	time_t ran, reset;
 
+	refuse_calls();
 	cycle_stop();
 	if (checkpoint_armed()) {
 		/* What job ends charged since the last cycle. */
@@ -273,6 +345,9 @@ extern int fini(void)
 		(void)checkpoint_commit(ran, reset);
 	}
 	checkpoint_fini();
+	cycle_fini();
+	consumed_usage_fini();
+	usage_fini();
 	usage_windows_fini();
 	cap_hold_fini();
 	cred_table_fini();
@@ -304,7 +379,8 @@ static uint32_t set_storing_usage(const struct priority_conf *c,
 	return prio;
 }
 
-extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
+/* priority_p_set() once let in: the job's priority, 0 before init(). */
+static uint32_t set_prio(job_record_t *job_ptr)
 {
 	assoc_mgr_lock_t read = { .assoc = READ_LOCK, .qos = READ_LOCK };
 	struct priority_conf *c;
@@ -312,7 +388,6 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	struct fs_memo memo = { .read_only = true };
 	uint32_t prio = 0;
 
-	(void)last_prio;
 	if (!(c = conf_get()))
 		return 0;
 	/*
@@ -344,6 +419,18 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	return prio;
 }
 
+extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
+{
+	uint32_t prio;
+
+	/* After fini(): Slurm's lowest so far, not 0, which holds the job. */
+	if (!enter(__func__))
+		return last_prio ? last_prio : 1;
+	prio = set_prio(job_ptr);
+	leave();
+	return prio;
+}
+
 /*
  * The caps of the last cycle end with a configuration that has none: a
  * job submitted before the next cycle is not held by them.
@@ -358,7 +445,12 @@ static void drop_caps(void)
 	assoc_mgr_unlock(&write);
 }
 
-extern void priority_p_reconfig(bool assoc_clear)
+/*
+ * priority_p_reconfig() once let in: slurm.conf's priority keys and
+ * PriorityParameters read again; a refused configuration keeps the one
+ * in force (logged).
+ */
+static void reconfig(bool assoc_clear)
 {
 	assoc_mgr_lock_t write = { .assoc = WRITE_LOCK };
 	struct priority_conf *old = conf_get(), *c;
@@ -401,17 +493,28 @@ extern void priority_p_reconfig(bool assoc_clear)
 		usage_give_back_run_secs(ran);
 	}
 	ts_site_factor_reconfig();
-	debug2("%s: %s reconfigured", __func__, plugin_name);
+	debug2("%s: %s reconfigured", "priority_p_reconfig", plugin_name);
+}
+
+extern void priority_p_reconfig(bool assoc_clear)
+{
+	if (!enter(__func__))
+		return;
+	reconfig(assoc_clear);
+	leave();
 }
 
 extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
+	if (!enter(__func__))
+		return;
 	xassert(assoc_mgr_root_assoc);
 	xassert(assoc && assoc->usage);
 
 	slurm_mutex_lock(&on_demand_mutex);
 	assoc_usage_on_demand(assoc, conf_get());
 	slurm_mutex_unlock(&on_demand_mutex);
+	leave();
 }
 
 /*
@@ -422,14 +525,22 @@ extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 extern double priority_p_calc_fs_factor(long double usage_efctv,
 					long double shares_norm)
 {
-	struct priority_conf *c = conf_get();
+	struct priority_conf *c;
+	double f;
 
-	if (!c)
+	/* After fini(): as without a configuration, from slurm.conf. */
+	if (!enter(__func__))
 		return ts_fs_record_factor(TS_FS_CLASSIC, usage_efctv,
 					   shares_norm,
 					   slurm_conf.fs_dampening_factor);
-	return ts_fs_record_factor(c->fs.algo, usage_efctv, shares_norm,
-				   c->damp);
+	if (!(c = conf_get()))
+		f = ts_fs_record_factor(TS_FS_CLASSIC, usage_efctv, shares_norm,
+					slurm_conf.fs_dampening_factor);
+	else
+		f = ts_fs_record_factor(c->fs.algo, usage_efctv, shares_norm,
+					c->damp);
+	leave();
+	return f;
 }
 
 #if TS_PLUGIN_FILTERS_SPRIO
@@ -441,22 +552,34 @@ priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg,
 	struct factors_filter filter = { .job_ids = req_msg->job_id_list,
 					 .uids = req_msg->uid_list,
 					 .partitions = req_msg->partitions };
-	struct priority_conf *c = conf_get();
+	struct priority_conf *c;
+	list_t *l;
 
-	return c ? factors_rpc_list(c, &filter, uid, true) : NULL;
+	if (!enter(__func__))
+		return NULL;
+	c = conf_get();
+	l = c ? factors_rpc_list(c, &filter, uid, true) : NULL;
+	leave();
+	return l;
 }
 #else
 /* 24.05 and later: sprio filters; slurmctld holds the job read locks. */
 extern list_t *priority_p_get_priority_factors_list(uid_t uid)
 {
-	struct priority_conf *c = conf_get();
+	struct priority_conf *c;
+	list_t *l;
 
-	return c ? factors_rpc_list(c, NULL, uid, false) : NULL;
+	if (!enter(__func__))
+		return NULL;
+	c = conf_get();
+	l = c ? factors_rpc_list(c, NULL, uid, false) : NULL;
+	leave();
+	return l;
 }
 #endif
 
-/* Called with the job write lock (Slurm's acct_policy_job_fini()). */
-extern void priority_p_job_end(job_record_t *job_ptr)
+/* priority_p_job_end() once let in: the job's last slice charged. */
+static void job_end(job_record_t *job_ptr)
 {
 	assoc_mgr_lock_t locks = USAGE_LOCKS;
 	time_t ran;
@@ -480,4 +603,13 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 			       c && cycle_windows(c),
 			       consumed_usage_of(c, job_ptr));
 	assoc_mgr_unlock(&locks);
+}
+
+/* Called with the job write lock (Slurm's acct_policy_job_fini()). */
+extern void priority_p_job_end(job_record_t *job_ptr)
+{
+	if (!enter(__func__))
+		return;
+	job_end(job_ptr);
+	leave();
 }

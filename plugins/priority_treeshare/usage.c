@@ -176,6 +176,11 @@ bool usage_assoc_reloaded(void)
 	return checked_root && assoc_mgr_root_assoc != checked_root;
 }
 
+void usage_fini(void)
+{
+	checked_root = NULL;
+}
+
 int usage_rebuild_accounts(struct usage_rebuilt *out)
 {
 	int n_tres = tres_count();

@@ -102,4 +102,7 @@ int usage_rebuild_accounts(struct usage_rebuilt *out);
 void usage_note_root(void);
 bool usage_assoc_reloaded(void);
 
+/* usage_fini() - at fini, no call left: no root remembered. */
+void usage_fini(void);
+
 #endif /* PT_USAGE_H */

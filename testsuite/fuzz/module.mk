@@ -14,7 +14,7 @@ FUZZ_SRCS := $(wildcard testsuite/fuzz/fuzz_*.c)
 FUZZ_NAMES := $(patsubst testsuite/fuzz/fuzz_%.c,%,$(FUZZ_SRCS))
 FUZZ_BINS := $(patsubst %,$(BUILD)/fuzz/bin/fuzz_%,$(FUZZ_NAMES))
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE $(WARN) -Isrc \
+FUZZ_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE $(WARN) $(MATH_CFLAGS) -Isrc \
 	-g -O1 -fno-omit-frame-pointer $(FUZZ_SAN)
 FUZZ_LIB_OBJS := $(patsubst src/%.c,$(BUILD)/fuzz/obj/src/%.o,$(LIB_SRCS))
 FUZZ_LIB := $(BUILD)/fuzz/lib/libtreeshare-fuzz.a

@@ -8,8 +8,10 @@
 # random cases, and requires the same report (ts-harness(1), COMPARE).
 # First it checks the harness itself: multifactor against multifactor,
 # the seed 000 worked example under classic and Fair Tree, and test24.1's
-# first-cycle effect.  Then issue 5's PriorityParameters fixtures
-# (check_extensions.sh), which have no multifactor reference.  Last,
+# first-cycle effect.  Then calls around and after fini() (-F): Debian's
+# multifactor crashes on them, treeshare must not.  Then issue 5's
+# PriorityParameters fixtures (check_extensions.sh), which have no
+# multifactor reference.  Last,
 # valgrind memcheck and helgrind on the treeshare plugin, counting only
 # errors in the plugin's code.
 #
@@ -329,6 +331,93 @@ for algo in $algos; do
 		fi
 	done
 done
+
+# --- calls around and after fini() --------------------------------------
+# From 24.11 slurmctld unloads its priority plugin (priority_g_fini())
+# while RPC threads still serve job ends and submissions, which then call
+# the plugin through the pointers priority_g_*() kept (ts-harness(1),
+# CALLS AFTER FINI).  Debian's multifactor crashes on them; treeshare
+# must let a call already inside finish before fini() frees what it uses,
+# stay mapped, turn later calls away with a harmless value and one log
+# line, and serve again once started again in the same process.
+af_fx=$here/fixtures/usage-running-classic.fix
+af=$work/after-fini
+new_name=${new##*/}
+# af_field KIND COLUMN: a field of treeshare's after_fini|KIND line.
+af_field() {
+	awk -F'|' -v k="$1" -v c="$2" \
+		'$1 == "after_fini" && $2 == k { print $c; exit }' "$af.$new_name"
+}
+# (no core file; bash's "Segmentation fault" line not on the TAP stream)
+{ (
+	ulimit -c 0
+	exec "$bin" -p $ref -F "$af_fx" >"$af.${ref##*/}" 2>"$af.${ref##*/}.err"
+); } 2>/dev/null
+rc=$?
+if [ $rc -eq 139 ]; then
+	ok "multifactor_crashes_on_a_call_after_fini_as_upstream_slurmctld_would"
+else
+	not_ok "multifactor_crashes_on_a_call_after_fini_as_upstream_slurmctld_would" \
+		"exit $rc, not 139 (SIGSEGV): if Debian's multifactor now survives calls after fini, update priority_treeshare(5) DIFFERENCES and this check"
+fi
+if [ ! -f "$treeshare_so" ]; then
+	for name in fini_waits_for_a_call_already_inside stays_mapped_after_slurm_unloads_it \
+		refuses_priority_p_set_after_fini_returning_last_prio \
+		refuses_priority_p_job_end_after_fini_charging_nothing \
+		logs_one_line_for_the_calls_after_fini \
+		serves_calls_again_when_started_again_in_the_same_process; do
+		not_ok "treeshare_$name" "$missing"
+	done
+else
+	{ (
+		ulimit -c 0
+		exec "$bin" -p $new -v -F "$af_fx" >"$af.$new_name" 2>"$af.$new_name.err"
+	); } 2>/dev/null
+	rc=$?
+	diag="exit $rc; $(grep '^after_fini' "$af.$new_name" | tr '\n' ' ')$(tail -2 "$af.$new_name.err")"
+	job=$(af_field inside 3)
+	want=$(awk -F'|' -v j="$job" '$1 == "set" && $3 == j { p = $4 } END { print p }' "$af.$new_name")
+	if [ -n "$job" ] && [ "$(af_field inside 5)" = 0 ] &&
+		[ "$(af_field inside 4)" = "$want" ]; then
+		ok "treeshare_fini_waits_for_a_call_already_inside"
+	else
+		not_ok "treeshare_fini_waits_for_a_call_already_inside" \
+			"want after_fini|inside|$job|$want|0 (fini returned after the call, which gave the set line's priority); $diag"
+	fi
+	if [ "$(af_field mapped 3)" = 1 ]; then
+		ok "treeshare_stays_mapped_after_slurm_unloads_it"
+	else
+		not_ok "treeshare_stays_mapped_after_slurm_unloads_it" \
+			"dlopen(RTLD_NOLOAD) after fini found no priority_treeshare.so (-z nodelete, module.mk); $diag"
+	fi
+	if [ -n "$(af_field set 4)" ] && [ "$(af_field set 4)" = "$(af_field set 5)" ]; then
+		ok "treeshare_refuses_priority_p_set_after_fini_returning_last_prio"
+	else
+		not_ok "treeshare_refuses_priority_p_set_after_fini_returning_last_prio" "$diag"
+	fi
+	if [ -n "$(af_field job_end 4)" ] &&
+		[ "$(af_field job_end 4)" = "$(af_field job_end 5)" ]; then
+		ok "treeshare_refuses_priority_p_job_end_after_fini_charging_nothing"
+	else
+		not_ok "treeshare_refuses_priority_p_job_end_after_fini_charging_nothing" \
+			"RawUsage of the job's association changed: $diag"
+	fi
+	lines=$(grep -c 'called after fini(): ignored' "$af.$new_name.err")
+	if [ "$lines" = 1 ]; then
+		ok "treeshare_logs_one_line_for_the_calls_after_fini"
+	else
+		not_ok "treeshare_logs_one_line_for_the_calls_after_fini" \
+			"$lines lines for two calls; $diag"
+	fi
+	again=$(af_field again 4)
+	if [ $rc -eq 0 ] && [ -n "$again" ] && [ "$again" -gt 1 ] &&
+		[ "$again" != "$(af_field set 4)" ]; then
+		ok "treeshare_serves_calls_again_when_started_again_in_the_same_process"
+	else
+		not_ok "treeshare_serves_calls_again_when_started_again_in_the_same_process" \
+			"want a computed priority, not 0, 1 or the refusal's $(af_field set 4); $diag"
+	fi
+fi
 
 # --- issue 5: PriorityParameters, checked against the seeds ---------------
 if [ -f "$treeshare_so" ]; then

@@ -10,7 +10,9 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <string.h>
+#include <time.h>
 
 #include "src/common/assoc_mgr.h"
 
@@ -46,6 +48,61 @@ void th_hold_take_stats(struct th_holds *out)
 	pthread_mutex_unlock(&stats_mutex);
 }
 
+/* th_hold_pause()'s state, under pause_mutex; assoc_mgr_lock() also
+ * reads pause_armed without it, atomically. */
+static pthread_mutex_t pause_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pause_cond = PTHREAD_COND_INITIALIZER;
+static pthread_t pause_thread;
+static bool pause_armed, pausing;
+
+void th_hold_pause(pthread_t t)
+{
+	pthread_mutex_lock(&pause_mutex);
+	pause_thread = t;
+	__atomic_store_n(&pause_armed, true, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&pause_mutex);
+}
+
+bool th_hold_wait_paused(unsigned secs)
+{
+	/* Polled: the harness fakes CLOCK_REALTIME, a timed wait's clock. */
+	const struct timespec tick = { .tv_nsec = 1000000 };
+	unsigned ticks = secs * 1000;
+	bool paused;
+
+	for (;;) {
+		pthread_mutex_lock(&pause_mutex);
+		paused = pausing;
+		pthread_mutex_unlock(&pause_mutex);
+		if (paused || !ticks--)
+			return paused;
+		nanosleep(&tick, NULL);
+	}
+}
+
+void th_hold_resume(void)
+{
+	pthread_mutex_lock(&pause_mutex);
+	__atomic_store_n(&pause_armed, false, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&pause_cond);
+	pthread_mutex_unlock(&pause_mutex);
+}
+
+/* The paused thread, at its next assoc_mgr_lock(). */
+static void maybe_pause(void)
+{
+	pthread_mutex_lock(&pause_mutex);
+	if (__atomic_load_n(&pause_armed, __ATOMIC_ACQUIRE) &&
+	    pthread_equal(pause_thread, pthread_self())) {
+		pausing = true;
+		pthread_cond_broadcast(&pause_cond);
+		while (__atomic_load_n(&pause_armed, __ATOMIC_ACQUIRE))
+			pthread_cond_wait(&pause_cond, &pause_mutex);
+		pausing = false;
+	}
+	pthread_mutex_unlock(&pause_mutex);
+}
+
 typedef void (*assoc_lock_fn)(assoc_mgr_lock_t *locks);
 
 /* libslurmfull's own, the next definitions after the harness's. */
@@ -61,6 +118,8 @@ static void find_real(void)
 void assoc_mgr_lock(assoc_mgr_lock_t *locks)
 {
 	pthread_once(&real_once, find_real);
+	if (__atomic_load_n(&pause_armed, __ATOMIC_ACQUIRE))
+		maybe_pause();
 	real_lock(locks);
 	if (locks->assoc == WRITE_LOCK)
 		th_hold_taken(TH_HOLD_ASSOC);

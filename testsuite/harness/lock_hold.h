@@ -11,6 +11,9 @@
 #ifndef TH_LOCK_HOLD_H
 #define TH_LOCK_HOLD_H
 
+#include <pthread.h>
+#include <stdbool.h>
+
 enum th_hold_lock { TH_HOLD_JOB, TH_HOLD_ASSOC, TH_HOLD_LOCKS };
 
 struct th_holds {
@@ -25,5 +28,15 @@ void th_hold_released(enum th_hold_lock which);
 
 /* th_hold_take_stats() - the holds since the last call, then zeroed. */
 void th_hold_take_stats(struct th_holds *out);
+
+/*
+ * A call held inside the plugin (ts-harness -F): th_hold_pause() makes
+ * thread t's next assoc_mgr_lock() wait, before it takes anything, until
+ * th_hold_resume().  th_hold_wait_paused() - RET true once t waits there,
+ * false if it does not within secs seconds (real time).
+ */
+void th_hold_pause(pthread_t t);
+bool th_hold_wait_paused(unsigned secs);
+void th_hold_resume(void);
 
 #endif

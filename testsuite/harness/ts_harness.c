@@ -3,7 +3,7 @@
  * ts_harness.c - ts-harness: run any Slurm priority plugin in-process on a
  * fixture and print what sshare and sprio would show (ts-harness(1)).
  *
- *   ts-harness [run] [-p TYPE] [-c N] [-v] [-k] [-t SECS] FIXTURE
+ *   ts-harness [run] [-p TYPE] [-c N] [-v] [-k] [-F] [-t SECS] FIXTURE
  *   ts-harness gen -a ALGO -s SEED
  *   ts-harness compare FILE_A FILE_B
  *   ts-harness bench [options]
@@ -28,6 +28,7 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
+#include "after_fini.h"
 #include "bench.h"
 #include "compare.h"
 #include "cycle_gate.h"
@@ -44,7 +45,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ts-harness [run] [-p TYPE] [-c CYCLES] [-t SECS] "
-		"[-v] [-k] [-i] [-D DIR [-r N]] FIXTURE\n"
+		"[-v] [-k] [-i] [-F] [-D DIR [-r N]] FIXTURE\n"
 		"       ts-harness gen -a classic|depth_oblivious|fair_tree "
 		"-s SEED\n"
 		"       ts-harness compare FILE_A FILE_B\n"
@@ -59,6 +60,7 @@ static void usage(FILE *out)
 		"  -v        more Slurm logging on stderr (repeatable)\n"
 		"  -k        keep the private StateSaveLocation\n"
 		"  -i        as slurmctld -i: ignore unusable state files\n"
+		"  -F        at the end, calls around and after fini()\n"
 		"  -D DIR    StateSaveLocation DIR (created, kept)\n"
 		"  -r N      resume in DIR after a crash in cycle N: "
 		"run cycles N+1..\n",
@@ -75,6 +77,7 @@ struct run_opts {
 	unsigned timeout;
 	int verbose;
 	bool keep;
+	bool after_fini;
 };
 
 /*
@@ -288,9 +291,14 @@ static int run(struct run_opts *o)
 		}
 	}
 	th_report_set(stdout, cycles);
-	th_gate_open();
-	if (priority_g_fini() != SLURM_SUCCESS)
-		rc = 1;
+	if (o->after_fini) {
+		/* the decay thread still held at the gate */
+		rc = th_after_fini(stdout, o->plugin);
+	} else {
+		th_gate_open();
+		if (priority_g_fini() != SLURM_SUCCESS)
+			rc = 1;
+	}
 	th_setup_free(&s);
 	th_fixture_free(&fx);
 	return rc;
@@ -302,7 +310,7 @@ static int run_main(int argc, char **argv)
 			      .timeout = DEFAULT_TIMEOUT };
 	int opt, rc;
 
-	while ((opt = getopt(argc, argv, "p:c:t:d:D:r:vkih")) != -1) {
+	while ((opt = getopt(argc, argv, "p:c:t:d:D:r:vkiFh")) != -1) {
 		switch (opt) {
 		case 'p':
 			o.plugin = optarg;
@@ -342,6 +350,9 @@ static int run_main(int argc, char **argv)
 		case 'i':
 			/* libslurmfull's, set by slurmctld -i */
 			ignore_state_errors = true;
+			break;
+		case 'F':
+			o.after_fini = true;
 			break;
 		case 'r':
 			o.resume = (unsigned)strtoul(optarg, NULL, 10);
