@@ -4,6 +4,7 @@
  * arithmetic is src/explain.c's and the fair-share algorithms' of src/;
  * this file picks the rows, the path and the words.
  */
+#include <ctype.h>
 #include <math.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -81,6 +82,98 @@ static int build_row(struct xrow *x, const struct explain_conf *c,
 		ts_explain_ctld_sum(&r->f, r->tres, r->tres_cnt, r->part_first);
 	x->prio = ts_prio_clamp(x->sum, NULL);
 	return 0;
+}
+
+/* Does the formula text name variable name (a whole identifier)? */
+static int names(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = text; (p = strstr(p, name)); p += n) {
+		int before = p > text &&
+			     (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+
+		if (!before && !after)
+			return 1;
+	}
+	return 0;
+}
+
+/* "name=value " onto x->vars; value NAN: not known to a client. */
+static void var(struct xrow *x, const char *text, const char *name,
+		double value)
+{
+	size_t used = strlen(x->vars);
+
+	if (!names(text, name) || used >= sizeof(x->vars) - 1)
+		return;
+	if (isnan(value))
+		snprintf(x->vars + used, sizeof(x->vars) - used, "%s%s=?",
+			 used ? " " : "", name);
+	else
+		snprintf(x->vars + used, sizeof(x->vars) - used, "%s%s=%.6g",
+			 used ? " " : "", name, value);
+}
+
+/* A weighted factor back to the formula's variable: NAN at weight 0. */
+static double unweigh(double contrib, double weight)
+{
+	return weight != 0 ? contrib / weight : NAN;
+}
+
+/*
+ * formula=: the variables it names, with the values the row and the
+ * tree give (priority_treeshare(5), formula=): the factors normalised
+ * (sprio has them weighted, so a factor of weight 0 is unknown here, and
+ * from 23.11 a formula's rows carry none), site and nice, the PBS values
+ * of the job's association; Maui's maui_fs and deltas are --diagnose-p's.
+ */
+static void formula_vars(struct explain_model *m, struct xrow *x)
+{
+	const struct explain_conf *c = m->conf;
+	const struct explain_row *r = x->r;
+	const char *t = c->formula;
+	int f = x->n > 0, k;
+	uint32_t i;
+	static const char *const maui[] = {
+		"maui_fs",	    "fs_user_delta", "fs_group_delta",
+		"fs_account_delta", "fs_qos_delta",  "fs_class_delta"
+	};
+
+	x->vars[0] = '\0';
+	if (!t)
+		return;
+	var(x, t, "age", f ? unweigh(r->f.age, c->w_age) : NAN);
+	var(x, t, "assoc", f ? unweigh(r->f.assoc, c->w_assoc) : NAN);
+	var(x, t, "fairshare", f ? unweigh(r->f.fs, c->w_fs) : NAN);
+	var(x, t, "jobsize", f ? unweigh(r->f.js, c->w_js) : NAN);
+	var(x, t, "partition", f ? unweigh(r->f.part, c->w_part) : NAN);
+	var(x, t, "qos", f ? unweigh(r->f.qos, c->w_qos) : NAN);
+	var(x, t, "site", f ? ts_explain_offset(r->f.site) : NAN);
+	var(x, t, "nice", f ? ts_explain_offset(r->f.nice) : NAN);
+	if (m->have_fs && m->node >= 0) {
+		var(x, t, "fairshare_tree_usage",
+		    m->fs.pbs_tree_usage[m->node]);
+		var(x, t, "fairshare_perc", m->fs.pbs_perc[m->node]);
+		var(x, t, "fairshare_factor", m->fs.pbs_factor[m->node]);
+	}
+	for (k = 0; k < (int)(sizeof(maui) / sizeof(maui[0])); k++)
+		var(x, t, maui[k], NAN);
+	for (i = 0; i < r->tres_cnt; i++) {
+		char name[80];
+		size_t j;
+
+		snprintf(name, sizeof(name), "tres_%s",
+			 r->tres_names[i] ? r->tres_names[i] : "");
+		for (j = 5; name[j]; j++)
+			name[j] =
+				isalnum((unsigned char)name[j])
+					? (char)tolower((unsigned char)name[j])
+					: '_';
+		var(x, t, name, unweigh(r->tres[i], r->tres_weights[i]));
+	}
 }
 
 /* The row of association id among those sshare showed, or NULL. */
@@ -312,6 +405,8 @@ int explain_model_build(struct explain_model *m, const struct explain_conf *c,
 			 j->assoc_id);
 	}
 	fs_agreement(m);
+	for (k = 0; k < m->n_rows; k++)
+		formula_vars(m, &m->rows[k]);
 	return 0;
 }
 

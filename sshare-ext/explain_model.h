@@ -28,8 +28,9 @@ struct xrow {
 	const struct explain_row *r;
 	struct xfactor *fac;
 	size_t n;
-	double sum;    /* in slurmctld's order */
-	uint32_t prio; /* its integer */
+	char vars[768]; /* formula=: "name=value ..." of its variables */
+	double sum;	/* in slurmctld's order */
+	uint32_t prio;	/* its integer */
 };
 
 /* One level of the path from the root. */

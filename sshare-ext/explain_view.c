@@ -49,6 +49,8 @@ static void text_factors(FILE *f, const struct explain_model *m,
 		fprintf(f, "  %-16s %10s %12s %16.6f  %s\n", fa->name, w, nv,
 			fa->contrib, fa->from);
 	}
+	if (x->r->direct)
+		return;
 	fprintf(f, "  %-16s %10s %12s %16.6f  slurmctld's order, truncated: %u",
 		"Sum", "", "", x->sum, x->prio);
 	if (x->r->held_by >= 0)
@@ -69,15 +71,22 @@ static void text_row(FILE *f, const struct explain_model *m,
 	fprintf(f, "Partition %s%s%s:", r->partition ? r->partition : "",
 		r->qos ? ", QOS " : "", r->qos ? r->qos : "");
 	if (r->direct) {
-		fprintf(f, " priority %.0f set directly (%s), not by weights\n",
+		fprintf(f, " priority %.0f set directly (%s), not by weights",
 			r->direct_prio,
-			m->conf->formula ? "job_sort_formula="
-					 : "an administrator");
+			m->conf->formula ? "formula=" : "by an administrator");
+		if (r->held_by >= 0)
+			fprintf(f, " %s squeue's %lld",
+				(long long)r->direct_prio == r->held_by ? "="
+									: "!=",
+				r->held_by);
+		fputc('\n', f);
 		if (m->conf->formula)
-			fprintf(f, "  job_sort_formula=%s\n", m->conf->formula);
+			fprintf(f, "  formula=%s\n  its variables: %s\n",
+				m->conf->formula, *x->vars ? x->vars : "none");
 		if (!x->n)
 			return;
-		fprintf(f, "  its variables, from sprio's weighted factors:\n");
+		fprintf(f,
+			"  sprio's factors (not summed: the formula decides):\n");
 	} else {
 		fprintf(f, " priority %u\n", x->prio);
 	}
@@ -183,6 +192,8 @@ static void json_row(FILE *f, const struct xrow *x)
 		fprintf(f, "%lld", x->r->held_by);
 	else
 		fputs("null", f);
+	fputs(", \"formula_variables\": ", f);
+	json_string(f, *x->vars ? x->vars : NULL);
 	fputs(", \"factors\": [", f);
 	for (k = 0; k < x->n; k++) {
 		const struct xfactor *fa = &x->fac[k];

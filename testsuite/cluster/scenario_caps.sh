@@ -403,9 +403,10 @@ scenario_caps_window()
 			"$(squeue -o '%i %u %a %T %Q %r' 2>&1)"
 	fi
 	scancel "$job"
-	sed -i '/^[[:space:]]*PriorityParameters[[:space:]]*=/Id' "$SLURM_CONF"
-	scontrol reconfigure >>"$snap/caps-reconf.out" 2>&1
+	# ended before the reconfigure (25.05: scenario_caps_paths.sh)
 	wait_for 30 "no job to run" ts_no_job_running ||
 		not_ok "$P: scancel ends the window scenario's job within 30s" "$(squeue 2>&1)"
+	sed -i '/^[[:space:]]*PriorityParameters[[:space:]]*=/Id' "$SLURM_CONF"
+	scontrol reconfigure >>"$snap/caps-reconf.out" 2>&1
 	rm -f "$CAPS_FILE"
 }

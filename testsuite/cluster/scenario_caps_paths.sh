@@ -339,10 +339,14 @@ scenario_caps_paths()
 	# --- back to the lab's configuration -------------------------------
 	scancel "${all[@]}"
 	wait "$sa_pid" 2>/dev/null
-	sed -i '/^[[:space:]]*PriorityParameters[[:space:]]*=/Id' "$SLURM_CONF"
-	scontrol reconfigure >>"$snap/caps-reconf.out" 2>&1
+	# the jobs end before the reconfigure: 25.05's slurmctld unloads
+	# accounting_storage/slurmdbd there before its RPC threads stop, and
+	# the step completions of jobs just cancelled then call into it
+	# (cluster-lab(7), FACTS)
 	wait_for 30 "no job to run" ts_no_job_running ||
 		not_ok "$P: scancel ends the caps paths scenario's jobs within 30s" "$(squeue 2>&1)"
+	sed -i '/^[[:space:]]*PriorityParameters[[:space:]]*=/Id' "$SLURM_CONF"
+	scontrol reconfigure >>"$snap/caps-reconf.out" 2>&1
 	# the caps go at the next cycle (priority_treeshare(5)): until then a
 	# new job would still be held, (a)'s pending ones are
 	wait_for 150 "a cycle to release (a)'s pending jobs" \

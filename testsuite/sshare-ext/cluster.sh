@@ -27,7 +27,11 @@ here=$top/testsuite/sshare-ext
 B=$top/$build/bin/sshare-ext
 TREE=$top/testsuite/trees/seed000.tree
 TAP_FILE=$top/$build/check/sshare-ext-cluster.tap
+# a second DOWN partition, for jobs pending in two (--explain)
+EXTRA_CONF=$top/$build/check/sshare-ext-cluster-extra.conf
 mkdir -p "$(dirname "$TAP_FILE")"
+echo 'PartitionName=hold Nodes=n[1-2] MaxTime=INFINITE State=DOWN PriorityJobFactor=5' \
+	>"$EXTRA_CONF"
 rm -f "$TAP_FILE"
 export TAP_FILE
 # shellcheck source=../cluster/tap.sh
@@ -170,7 +174,8 @@ cluster_up()
 	local t=$(date +%s) rc
 	# bounded, but not tight: CI runs labs beside Slurm builds, where
 	# mariadbd alone took 29 s to start
-	timeout 300 "$TS_CLUSTER" up --plugin "$1" --nodes 2 >>"$UP_LOG" 2>&1
+	timeout 300 "$TS_CLUSTER" up --plugin "$1" --nodes 2 \
+		--conf-extra "$EXTRA_CONF" >>"$UP_LOG" 2>&1
 	rc=$?
 	echo "cluster.sh: up exited $rc after $(($(date +%s) - t))s" >>"$UP_LOG"
 	return $rc
@@ -198,8 +203,9 @@ load_and_run()
 }
 
 # submit_pending - jobs of every user pending in the DOWN partition
-# "wait" (sprio lists them: they accrue age), some with a nice value,
-# some in "wait" and "lab" both.
+# "wait" (sprio lists them: they accrue age), some with a nice value;
+# bob's and scott's also in "wait" and "hold" (DOWN too, a higher
+# PriorityJobFactor): a priority per partition.
 submit_pending()
 {
 	local u name acct cpus n
@@ -212,16 +218,79 @@ submit_pending()
 		ts_submit "$name" -A "$acct" -p wait --nice=50 \
 			--wrap 'sleep 1' >/dev/null || return 1
 	done
-	n=$(squeue -h -t PD -p wait | grep -c .)
-	[ "$n" = 20 ] || { echo "$n of 20 jobs pending"; return 1; }
+	for u in bob:group1 scott:group2; do
+		IFS=: read -r name acct <<<"$u"
+		for cpus in 1 2; do
+			ts_submit "$name" -A "$acct" -p wait,hold -c "$cpus" \
+				--wrap 'sleep 1' >/dev/null || return 1
+		done
+	done
+	n=$(squeue -h -t PD | grep -c .)
+	[ "$n" = 24 ] || { echo "$n of 24 jobs pending"; return 1; }
 }
 
-# explain_checks ALGO - sshare-ext --explain against squeue's priorities
-# and sshare's Level FS (explain_check.py): every pending job's sum, every
-# pair's order, Fair Tree's deciding level.
+# explain_random - priority/treeshare only: a random tree beside seed
+# 000's (random_tree.py: equal shares, Fairshare=parent, users without
+# usage), usage for some of its users, eight pending jobs a user, then
+# explain_checks (300 pairs drawn at random) under Fair Tree, classic,
+# DEPTH_OBLIVIOUS, fairshare=pbs and a formula; DEPTH_OBLIVIOUS again
+# after.
+explain_random()
+{
+	local seed=$((RANDOM % 1000)) tree=$SNAP/random.tree k u acct cpus
+	python3 "$here/random_tree.py" "$seed" >"$tree" &&
+	ts_tree_load "$tree" 2>"$SNAP/random.err" || {
+		not_ok "$P/random: tree of seed $seed loads" "$(cat "$SNAP/random.err")"
+		return
+	}
+	k=0
+	while read -r kind u acct _; do
+		[ "$kind" = user ] || continue
+		k=$((k + 1))
+		# usage for two users in three; the rest keep none (Level FS inf)
+		if [ $((k % 3)) != 0 ]; then
+			ts_submit "$u" -A "$acct" -p lab -c $((k % 4 + 1)) \
+				--wrap 'sleep 3' >/dev/null
+		fi
+		for cpus in 1 1 2 4 1 2 1 1; do
+			ts_submit "$u" -A "$acct" -p wait -c "$cpus" \
+				--wrap 'sleep 1' >/dev/null
+		done
+	done < <(ts_tree_lines "$tree")
+	if ! wait_for 60 "the random tree's jobs to end" \
+		sh -c '[ -z "$(squeue -h -t R,CG)" ]'; then
+		not_ok "$P/random: the usage jobs of seed $seed end" "$(squeue 2>&1)"
+		return
+	fi
+	diag "$P/random: seed $seed, $(grep -c '^user' "$tree") users, $(squeue -h -t PD | grep -c .) pending jobs"
+	# Fair Tree is the default: a flag that leaves it on
+	restart_with PriorityFlags=CALCULATE_RUNNING 2>>"$SNAP/random.err" &&
+		explain_checks fair_tree 300 random/fair_tree
+	restart_with PriorityFlags=NO_FAIR_TREE 2>>"$SNAP/random.err" &&
+		explain_checks classic 300 random/classic
+	restart_with PriorityFlags=DEPTH_OBLIVIOUS 2>>"$SNAP/random.err" &&
+		explain_checks depth_oblivious 300 random/depth_oblivious
+	restart_with PriorityFlags=NO_FAIR_TREE \
+		PriorityParameters=fairshare=pbs 2>>"$SNAP/random.err" &&
+		explain_checks pbs 300 random/pbs
+	# formula=: a priority set directly; its value from its variable
+	restart_with \
+		PriorityParameters=fairshare=pbs,formula=10000*fairshare_factor \
+		2>>"$SNAP/random.err" &&
+		explain_checks formula 300 random/formula
+	restart_with PriorityFlags=DEPTH_OBLIVIOUS \
+		PriorityParameters=fairshare=depth_oblivious 2>>"$SNAP/random.err" ||
+		not_ok "$P/random: slurmctld restarts with each algorithm" "$(cat "$SNAP/random.err")"
+}
+
+# explain_checks ALGO [PAIRS [LABEL]] - sshare-ext --explain against
+# squeue's priorities and sshare's Level FS (explain_check.py): every
+# pending job's sum, every pair's order (PAIRS drawn at random), Fair
+# Tree's deciding level; ALGO formula: the formula's value from the
+# variables shown.
 explain_checks()
 {
-	local algo=$1 out what level=""
+	local algo=$1 pairs=${2:-0} label=${3:-$1} out what level=""
 	squeue -h -t PD -o '%i|%Q|%P' >"$SNAP/explain-jobs.$algo"
 	sshare -a -l -P >"$SNAP/explain-sshare.$algo"
 	"$B" --explain "$(squeue -h -t PD -u bob -o %i | head -1),$(squeue -h -t PD -u scott -o %i | head -1)" \
@@ -230,11 +299,11 @@ explain_checks()
 		level=", the deciding level is where sshare's Level FS differ"
 	if out=$(python3 "$here/explain_check.py" "$B" \
 		"$SNAP/explain-jobs.$algo" "$SNAP/explain-sshare.$algo" \
-		"$algo" 2>&1); then
+		"$algo" "$pairs" 2>&1); then
 		what=$(printf '%s\n' "$out" | head -1)
-		ok "$P/$algo: --explain: each pending job's contributions sum to squeue's priority, each pair's verdict is squeue's order$level ($what)"
+		ok "$P/$label: --explain: each pending job's contributions sum to squeue's priority, each pair's verdict is squeue's order$level ($what)"
 	else
-		not_ok "$P/$algo: --explain agrees with squeue and sshare" "$out"
+		not_ok "$P/$label: --explain agrees with squeue and sshare" "$out"
 	fi
 }
 
@@ -342,7 +411,7 @@ run_plugin()
 	mkdir -p "$SNAP"
 	if ! restart_with AccountingStorageEnforce=associations,limits \
 		PriorityWeightAge=1000 PriorityMaxAge=00:30:00 \
-		PriorityWeightJobSize=300 \
+		PriorityWeightJobSize=300 PriorityWeightPartition=1000 \
 		2>"$SNAP/load.err" || ! load_and_run 2>>"$SNAP/load.err" ||
 	   ! submit_pending >>"$SNAP/load.err" 2>&1; then
 		not_ok "$P: seed000.tree and a Fairshare=parent account load, jobs of bob, cathy, scott, suzy accrue usage" \
@@ -383,6 +452,8 @@ run_plugin()
 	else
 		not_ok "$P/depth_oblivious: slurmctld restarts with DEPTH_OBLIVIOUS" "$(cat "$SNAP/do.err")"
 	fi
+
+	[ "$P" = treeshare ] && explain_random
 
 	# PrivateData=usage: the controller filters for user bob; both print
 	# the same (sshare-ext's extended columns cover bob's part only).

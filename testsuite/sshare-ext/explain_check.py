@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""explain_check.py SSHARE_EXT JOBS_FILE SSHARE_FILE ALGO - sshare-ext
+"""explain_check.py SSHARE_EXT JOBS_FILE SSHARE_FILE ALGO [PAIRS] - sshare-ext
 --explain against the controller's own figures (issue 29):
 
   1. every pending job of JOBS_FILE (squeue -h -t PD -o "%i|%Q|%P"):
      its explained contributions, summed in slurmctld's order, give the
      priority squeue shows (each partition's where squeue has one);
-  2. every pair of those jobs in one partition: the job --explain A,B
-     puts ahead is the one with the higher squeue priority (equal: tied);
+  2. every pair of those jobs in one partition (PAIRS of them drawn at
+     random when there are more): the job --explain A,B puts ahead is
+     the one with the higher squeue priority (equal: tied);
   3. Fair Tree: the level named as deciding is the first level where
      the two users' paths have different Level FS in sshare -a -l -P
      (SSHARE_FILE), or a tie there.
@@ -18,11 +19,14 @@ one line per failure, exits 1 on any.
 """
 import itertools
 import json
+import random
 import subprocess
 import sys
 
 ext, jobs_file, sshare_file, algo = sys.argv[1:5]
+max_pairs = int(sys.argv[5]) if len(sys.argv) > 5 else 0
 bad = []
+multi = 0
 
 
 def explain(ids):
@@ -42,6 +46,20 @@ def squeue():
             for l in out.stdout.split("\n") if l}
 
 
+def formula_wrong(row):
+    """The lab's formula, 10000*fairshare_factor, recomputed from the
+    variable --explain shows (6 digits: within 1.5 of the priority)."""
+    v = dict(kv.split("=") for kv in (row["formula_variables"] or "").split())
+    try:
+        value = 10000 * float(v["fairshare_factor"])
+    except (KeyError, ValueError):
+        return ["formula variables %r" % row["formula_variables"]]
+    if abs(value - row["priority"]) > 1.5:
+        return ["formula from its variables %.2f, priority %d" %
+                (value, row["priority"])]
+    return []
+
+
 jobs = {}
 for line in open(jobs_file):
     jid, prio, part = line.strip().split("|")
@@ -57,8 +75,12 @@ for jid in sorted(jobs, key=int):
         job = doc["jobs"][0]
         wrong = []
         for row in job["rows"]:
-            if row["direct"] or row["slurmctld_priority"] is None:
+            if row["direct"] and algo == "formula":
+                wrong += formula_wrong(row)
+            if row["slurmctld_priority"] is None:
                 continue
+            if len(job["rows"]) > 1 and not attempt:
+                multi += 1
             if row["priority"] != row["slurmctld_priority"]:
                 wrong.append("%s: explained %d, slurmctld %d" %
                              (row["partition"], row["priority"],
@@ -110,58 +132,62 @@ by_part = {}
 for jid, (prio, part) in jobs.items():
     if "," not in part:
         by_part.setdefault(part, []).append(jid)
+todo = []
 for part, ids in by_part.items():
-    for a, b in itertools.combinations(sorted(ids, key=int), 2):
-        doc = explain([a, b])
-        if doc is None:
-            continue
-        cmp = doc["comparison"]
-        now = squeue()
-        pa, pb = now.get(a), now.get(b)
-        if pa is None or pb is None:
-            continue
-        if pa == pb:
-            ok = cmp["tied"]
-        else:
-            ok = str(cmp["ahead"]) == (a if pa > pb else b)
-        if not ok:
-            bad.append("pair %s,%s: squeue %s/%s, --explain ahead %s tied %s"
-                       % (a, b, pa, pb, cmp["ahead"], cmp["tied"]))
-            continue
-        pairs += 1
-        if algo != "fair_tree" or not cmp["common_ancestor"]:
-            continue
-        ja, jb = doc["jobs"]
-        ka = (ja["account"], ja["user"])
-        kb = (jb["account"], jb["user"])
-        if ka == kb:
-            continue
-        pa_, pb_ = path(ka), path(kb)
-        first = None
-        for x, y in zip(pa_, pb_):
-            if x != y:
-                first = (x, y)
-                break
-        if first is None:
-            continue
-        la, lb = levelfs.get(first[0]), levelfs.get(first[1])
-        name = lambda k: k[1] if isinstance(k, tuple) else k
-        if [name(first[0]), name(first[1])] != cmp["sides"]:
-            bad.append("pair %s,%s: paths part at %s/%s, --explain says %s"
-                       % (a, b, name(first[0]), name(first[1]),
-                          cmp["sides"]))
-            continue
-        same = la == lb
-        values = cmp["side_values"]
-        six = lambda v: v if isinstance(v, str) else "%.6f" % v
-        if not same and six(values[0]) == six(values[1]):
-            bad.append("pair %s,%s: sshare Level FS %s/%s differ, --explain"
-                       " gives %s" % (a, b, la, lb, values))
-            continue
-        levels += 1
+    todo += itertools.combinations(sorted(ids, key=int), 2)
+if max_pairs and len(todo) > max_pairs:
+    todo = random.Random(29).sample(todo, max_pairs)
+for a, b in todo:
+    doc = explain([a, b])
+    if doc is None:
+        continue
+    cmp = doc["comparison"]
+    now = squeue()
+    pa, pb = now.get(a), now.get(b)
+    if pa is None or pb is None:
+        continue
+    if pa == pb:
+        ok = cmp["tied"]
+    else:
+        ok = str(cmp["ahead"]) == (a if pa > pb else b)
+    if not ok:
+        bad.append("pair %s,%s: squeue %s/%s, --explain ahead %s tied %s"
+                   % (a, b, pa, pb, cmp["ahead"], cmp["tied"]))
+        continue
+    pairs += 1
+    if algo != "fair_tree" or not cmp["common_ancestor"]:
+        continue
+    ja, jb = doc["jobs"]
+    ka = (ja["account"], ja["user"])
+    kb = (jb["account"], jb["user"])
+    if ka == kb:
+        continue
+    pa_, pb_ = path(ka), path(kb)
+    first = None
+    for x, y in zip(pa_, pb_):
+        if x != y:
+            first = (x, y)
+            break
+    if first is None:
+        continue
+    la, lb = levelfs.get(first[0]), levelfs.get(first[1])
+    name = lambda k: k[1] if isinstance(k, tuple) else k
+    if [name(first[0]), name(first[1])] != cmp["sides"]:
+        bad.append("pair %s,%s: paths part at %s/%s, --explain says %s"
+                   % (a, b, name(first[0]), name(first[1]),
+                      cmp["sides"]))
+        continue
+    same = la == lb
+    values = cmp["side_values"]
+    six = lambda v: v if isinstance(v, str) else "%.6f" % v
+    if not same and six(values[0]) == six(values[1]):
+        bad.append("pair %s,%s: sshare Level FS %s/%s differ, --explain"
+                   " gives %s" % (a, b, la, lb, values))
+        continue
+    levels += 1
 
-print("sums %d/%d, pairs %d, Fair Tree levels %d" %
-      (sums, len(jobs), pairs, levels))
+print("sums %d/%d, partitions of multi-partition jobs %d, pairs %d, "
+      "Fair Tree levels %d" % (sums, len(jobs), multi, pairs, levels))
 for b in bad[:12]:
     print(b)
 if len(bad) > 12:
