@@ -130,6 +130,24 @@ static void text_path(FILE *f, const struct explain_model *m)
 		fprintf(f, "  %s\n", m->path_note);
 }
 
+/*
+ * Maui's credential fair share (fs_weight=): the job's line of
+ * --diagnose-p, from the controller's state file (readable by root and
+ * SlurmUser only, as the plugin writes it; else the reason).
+ */
+static void text_maui(FILE *f, const struct explain_model *m)
+{
+	char msg[1024];
+
+	if (!m->conf->cred_fs)
+		return;
+	fprintf(f,
+		"Maui's credential fair share (fs_weight=), as --diagnose-p:\n");
+	fflush(f);
+	if (job_fs_view_online(f, m->j->id, msg, sizeof(msg)))
+		fprintf(f, "  not shown: %s\n", msg);
+}
+
 static void text_job(FILE *f, const struct explain_model *m)
 {
 	const struct explain_job *j = m->j;
@@ -149,6 +167,7 @@ static void text_job(FILE *f, const struct explain_model *m)
 	for (k = 0; k < m->n_rows; k++)
 		text_row(f, m, &m->rows[k]);
 	text_path(f, m);
+	text_maui(f, m);
 }
 
 static void text_compare(FILE *f, const struct explain_cmp *c)

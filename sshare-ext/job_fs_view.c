@@ -24,6 +24,7 @@
 
 #include "cred_names.h"
 #include "cred_shares.h"
+#include "shares_rpc.h"
 #include "views.h"
 
 /* ts_cred_id_of: a targets file's names as the plugin resolves them. */
@@ -78,7 +79,8 @@ static void pending_job_lines(FILE *out, const struct ts_cred_shares *s,
 
 int job_fs_view(FILE *out, const char *state, const struct ts_targets *tg,
 		enum ts_fs_policy policy, const struct cred_names *names,
-		double fs_weight, const double weight[], char *msg, size_t len)
+		double fs_weight, const double weight[], uint32_t only_job,
+		char *msg, size_t len)
 {
 	struct ts_cred_shares s = TS_CRED_SHARES_INIT;
 	struct ts_error err = TS_ERROR_INIT;
@@ -112,10 +114,37 @@ int job_fs_view(FILE *out, const char *state, const struct ts_targets *tg,
 		"FS(USR:GRP:ACC:QOS:CLS)", "Sum", "Component", "FairShare");
 	for (i = 0; i < jobs->record_count; i++)
 		if ((jobs->job_array[i].job_state & JOB_STATE_BASE) ==
-		    JOB_PENDING)
+			    JOB_PENDING &&
+		    (!only_job || jobs->job_array[i].job_id == only_job))
 			pending_job_lines(out, &s, &jobs->job_array[i], names,
 					  fs_weight, weight, policy);
 	slurm_free_job_info_msg(jobs);
 	ts_cred_shares_free(&s);
 	return 0;
+}
+
+int job_fs_view_online(FILE *out, uint32_t only_job, char *msg, size_t len)
+{
+	struct diagnose_conf d = { 0 };
+	struct ts_error err = TS_ERROR_INIT;
+	struct cred_names *names;
+	struct ts_targets *tg = NULL;
+	char note[256] = "";
+	int rc;
+
+	if (shares_rpc_diagnose_conf(&d, msg, len))
+		return -1;
+	names = cred_names_load(d.cluster, note, sizeof(note));
+	rc = d.targets ? ts_targets_load(d.targets, NULL, &tg, &err) : 0;
+	if (rc)
+		snprintf(msg, len, "%s", err.msg);
+	else
+		rc = job_fs_view(
+			out, d.state, tg,
+			d.ratio ? TS_FS_POLICY_RATIO : TS_FS_POLICY_DIFFERENCE,
+			names, d.fs_weight, d.cred_weight, only_job, msg, len);
+	ts_targets_free(tg);
+	cred_names_free(names);
+	shares_rpc_diagnose_conf_free(&d);
+	return rc;
 }

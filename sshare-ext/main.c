@@ -119,7 +119,7 @@ static int run_diagnose(const struct cli *c)
 		snprintf(msg, sizeof(msg), "%s", err.msg);
 	else if (c->view == VIEW_DIAGNOSE_P)
 		rc = job_fs_view(stdout, state, tg, policy, names, d.fs_weight,
-				 d.cred_weight, msg, sizeof(msg));
+				 d.cred_weight, 0, msg, sizeof(msg));
 	else if (c->view == VIEW_EXPORT_MAUI)
 		rc = maui_export(stdout, state, c->export_dir, names, msg,
 				 sizeof(msg));

@@ -14,6 +14,7 @@
 #ifndef SSHARE_EXT_VIEWS_H
 #define SSHARE_EXT_VIEWS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "columns.h"
@@ -67,7 +68,15 @@ int diagnose_usage_load(const char *state, struct ts_cred_usage *cu,
  */
 int job_fs_view(FILE *f, const char *state, const struct ts_targets *tg,
 		enum ts_fs_policy policy, const struct cred_names *names,
-		double fs_weight, const double weight[], char *msg, size_t len);
+		double fs_weight, const double weight[], uint32_t only_job,
+		char *msg, size_t len);
+
+/*
+ * job_fs_view_online() - job_fs_view() of job only_job (0: every pending
+ * job) with the controller's state file, fs_targets=, fs_policy= and
+ * weights (--explain's Maui part).  RET 0, or -1 with msg.
+ */
+int job_fs_view_online(FILE *f, uint32_t only_job, char *msg, size_t len);
 
 /*
  * maui_export() - --export-maui=DIR (maui_export.c): every window of the

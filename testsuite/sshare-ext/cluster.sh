@@ -231,7 +231,7 @@ submit_pending()
 
 # explain_random - priority/treeshare only: a random tree beside seed
 # 000's (random_tree.py: equal shares, Fairshare=parent, users without
-# usage), usage for some of its users, eight pending jobs a user, then
+# usage), usage for some of its users, 24 pending jobs a user, then
 # explain_checks (300 pairs drawn at random) under Fair Tree, classic,
 # DEPTH_OBLIVIOUS, fairshare=pbs and a formula; DEPTH_OBLIVIOUS again
 # after.
@@ -252,7 +252,7 @@ explain_random()
 			ts_submit "$u" -A "$acct" -p lab -c $((k % 4 + 1)) \
 				--wrap 'sleep 3' >/dev/null
 		fi
-		for cpus in 1 1 2 4 1 2 1 1; do
+		for cpus in 1 1 2 4 1 2 1 1 2 1 1 4 1 1 2 1 1 2 4 1 1 1 2 1; do
 			ts_submit "$u" -A "$acct" -p wait -c "$cpus" \
 				--wrap 'sleep 1' >/dev/null
 		done
@@ -278,6 +278,13 @@ explain_random()
 		PriorityParameters=fairshare=pbs,formula=10000*fairshare_factor \
 		2>>"$SNAP/random.err" &&
 		explain_checks formula 300 random/formula
+	# Maui's credential fair share decides FairShare: --explain shows the
+	# job's --diagnose-p line, whose factor is the one sprio has
+	printf 'user tsx1@* 30\naccount rxa 50\nclass wait 20\n' \
+		>"$TS_CLUSTER_DIR/etc/explain.targets"
+	restart_with "PriorityParameters=fs_targets=$TS_CLUSTER_DIR/etc/explain.targets,fs_weight=100,fs_user_weight=10,fs_account_weight=30,fs_class_weight=5" \
+		2>>"$SNAP/random.err" &&
+		explain_checks maui 300 random/maui && explain_maui
 	restart_with PriorityFlags=DEPTH_OBLIVIOUS \
 		PriorityParameters=fairshare=depth_oblivious 2>>"$SNAP/random.err" ||
 		not_ok "$P/random: slurmctld restarts with each algorithm" "$(cat "$SNAP/random.err")"
@@ -357,6 +364,26 @@ print(c["overtake_at"])' "$b" 2>>"$SNAP/ot.err")
 	else
 		not_ok "$P/overtake: job $b gets ahead of $a within PriorityCalcPeriod of --explain's estimate" \
 			"estimate $at, observed ${obs:-never (until $((at + period + 30)))}" "$doc"
+	fi
+}
+
+# explain_maui - under fs_weight= (explain_random): --explain of tsx1's
+# first job shows its --diagnose-p line, and that line's FairShare is the
+# factor of sprio's row (FairShare over its weight).
+explain_maui()
+{
+	local j out
+	j=$(squeue -h -t PD -u tsx1 -o %i | head -1)
+	out=$("$B" --explain "$j" 2>&1)
+	printf '%s\n' "$out" >"$SNAP/explain-maui.txt"
+	if printf '%s\n' "$out" | awk -v j="$j" '
+		/^  FairShare / { f = $3 }
+		/^Maui.s credential fair share/ { maui = 1 }
+		maui && $1 == j { d = $NF }
+		END { exit !(f != "" && d != "" && f - d < 2e-6 && d - f < 2e-6) }'; then
+		ok "$P/random/maui: --explain shows job $j's --diagnose-p line, its FairShare that of sprio's row"
+	else
+		not_ok "$P/random/maui: --explain shows job $j's --diagnose-p line, its FairShare that of sprio's row" "$out"
 	fi
 }
 

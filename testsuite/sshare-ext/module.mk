@@ -9,8 +9,11 @@
 #   sshare-ext-cluster  late: sshare-ext vs Debian's sshare byte for byte
 #                       on a cluster lab, per priority plugin, under Fair
 #                       Tree, classic and DEPTH_OBLIVIOUS, PrivateData;
+#                       --explain against squeue and sshare (explain_check.py;
+#                       with treeshare also a random tree under every
+#                       algorithm and a formula, and an overtake timed);
 #                       -M with two clusters on one slurmdbd (cluster.sh,
-#                       multi_cluster.sh; ~3 min, bounded waits)
+#                       multi_cluster.sh; ~8 min, bounded waits)
 CHECK_STAGES += sshare-ext sshare-ext-scale
 CHECK_STAGES_LATE += sshare-ext-cluster
 LAB_PREREQS += $(SSHARE_EXT_BIN)
