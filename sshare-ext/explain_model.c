@@ -130,7 +130,7 @@ static double unweigh(double contrib, double weight)
  * from 23.11 a formula's rows carry none), site and nice, the PBS values
  * of the job's association; Maui's maui_fs and deltas are --diagnose-p's.
  */
-static void formula_vars(struct explain_model *m, struct xrow *x)
+static void formula_variables(struct explain_model *m, struct xrow *x)
 {
 	const struct explain_conf *c = m->conf;
 	const struct explain_row *r = x->r;
@@ -406,7 +406,7 @@ int explain_model_build(struct explain_model *m, const struct explain_conf *c,
 	}
 	fs_agreement(m);
 	for (k = 0; k < m->n_rows; k++)
-		formula_vars(m, &m->rows[k]);
+		formula_variables(m, &m->rows[k]);
 	return 0;
 }
 
