@@ -305,6 +305,12 @@ static void fs_agreement(struct explain_model *m)
 {
 	double sprio;
 
+	if (m->conf->cred_fs) {
+		snprintf(
+			m->path_note, sizeof(m->path_note),
+			"Maui's credential fair share decides FairShare (below), not the tree");
+		return;
+	}
 	if (!m->n_rows || !m->conf->w_fs || m->rows[0].r->direct ||
 	    !m->path.whole)
 		return;

@@ -52,7 +52,7 @@ int explain_conf_load(struct explain_conf *c, char *msg, size_t len)
 	struct ts_error err = TS_ERROR_INIT;
 	struct ts_settings set;
 	slurm_conf_t *conf = NULL;
-	int ours;
+	int ours, k;
 
 	memset(c, 0, sizeof(*c));
 	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS) {
@@ -79,7 +79,9 @@ int explain_conf_load(struct explain_conf *c, char *msg, size_t len)
 				       &err)) {
 		c->algo = conf_algo(conf, &set);
 		c->formula = dup_or_null(set.formula_text);
-		c->cred_fs = set.fs_weight != 0;
+		for (k = 0; k < TS_CRED_N; k++)
+			if (set.cred_weight[k])
+				c->cred_fs = 1;
 		if (set.usage_window &&
 		    asprintf(&c->usage_window, "usage_window=%us",
 			     set.usage_window) < 0)

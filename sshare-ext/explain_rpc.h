@@ -33,7 +33,7 @@ struct explain_conf {
 	int private_usage;    /* PrivateData=usage */
 	char *formula;	      /* PriorityParameters' job_sort_formula= */
 	char *usage_window;   /* "usage_window=..." when windows are on */
-	int cred_fs;	      /* Maui's credential fair share (fs_weight=) */
+	int cred_fs; /* Maui's credential fair share decides (a type weight) */
 };
 
 /* One of sprio's rows: the job in one partition (and QOS). */

@@ -377,7 +377,7 @@ explain_maui()
 	out=$("$B" --explain "$j" 2>&1)
 	printf '%s\n' "$out" >"$SNAP/explain-maui.txt"
 	if printf '%s\n' "$out" | awk -v j="$j" '
-		/^  FairShare / { f = $3 }
+		/^  FairShare +[0-9]/ { f = $3 }
 		/^Maui.s credential fair share/ { maui = 1 }
 		maui && $1 == j { d = $NF }
 		END { exit !(f != "" && d != "" && f - d < 2e-6 && d - f < 2e-6) }'; then
