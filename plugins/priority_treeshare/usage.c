@@ -271,10 +271,11 @@ struct tres_moved {
  * seconds Slurm reserved at the job's start given back (never below 0:
  * an underflow is logged with the record and the TRES).
  */
-static void give_back(const char *what, uint32_t rec_id, const char *name,
-		      long double *usage_tres_raw, uint64_t *run_secs,
-		      const long double *tres_used, const uint64_t *tres_secs,
-		      const struct tres_moved *moved, uint32_t job_id)
+static inline __attribute__((always_inline)) void
+give_back(const char *what, uint32_t rec_id, const char *name,
+	  long double *usage_tres_raw, uint64_t *run_secs,
+	  const long double *tres_used, const uint64_t *tres_secs,
+	  const struct tres_moved *moved, uint32_t job_id)
 {
 	int k;
 
@@ -447,10 +448,6 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 	if (at_end)
 		job->end_time_exp = (time_t)NO_VAL;
 
-	memset(tres_secs, 0, sizeof(tres_secs));
-	memset(tres_decay, 0, sizeof(tres_decay));
-	memset(tres_nodecay, 0, sizeof(tres_nodecay));
-
 	/* Usage spread evenly over [from, to], decayed to "to". */
 	wall_decay = ts_charge_wall_memo(&wall_memo, run, decay);
 	billable = billable_tres(job, from);
@@ -466,6 +463,10 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 		wall_nodecay *= qos->usage_factor;
 		reserved_secs *= qos->usage_factor;
 	}
+	/*
+	 * tres_secs, tres_decay and tres_nodecay are not zeroed first: only
+	 * the moved entries are read (give_back()), and those are set here.
+	 */
 	moved.n = 0;
 	if (job->tres_alloc_cnt) {
 		for (i = 0; i < n; i++) {
