@@ -235,8 +235,8 @@ static void factors_clear(job_record_t *job)
  * computation are reused when their size still fits.  The other fields
  * are left as they are.
  */
-static ts_job_factors_t *factors_arrays(job_record_t *job,
-					const struct ts_prio_config *p)
+static inline __attribute__((always_inline)) ts_job_factors_t *
+factors_arrays(job_record_t *job, const struct ts_prio_config *p)
 {
 	ts_job_factors_t *pf = job->prio_factors;
 
