@@ -57,7 +57,12 @@ enum ts_prio_flag {
 
 /* The weights and cluster figures every job shares (one per cycle). */
 struct ts_prio_config {
-	uint32_t w_age, w_assoc, w_fs, w_js, w_part, w_qos;
+	/*
+	 * PriorityWeight*: integers (uint32_t in slurm.conf), held as
+	 * double, exactly, since every job multiplies its factors by them
+	 * (a conversion each, ~18 instructions a job).
+	 */
+	double w_age, w_assoc, w_fs, w_js, w_part, w_qos;
 	const double *w_tres; /* tres_cnt weights; NULL: no TRES term */
 	size_t tres_cnt;
 	/*

@@ -96,7 +96,7 @@ static inline int ts_value_ok(const long double *v)
 
 /*
  * ts_value_split() - ts_value_split_frexp() from *v's bits, the usual
- * zero first.
+ * zero first (most TRES of most records: one test, not four).
  */
 static inline int ts_value_split(const long double *v, uint64_t *m, int32_t *e)
 {
@@ -106,9 +106,11 @@ static inline int ts_value_split(const long double *v, uint64_t *m, int32_t *e)
 
 	memcpy(&bits, v, 8);
 	memcpy(&se, (const unsigned char *)v + 8, 2);
-	biased = se & 0x7fff;
 	*m = 0;
 	*e = 0;
+	if (!(bits | se))
+		return 1; /* +0 */
+	biased = se & 0x7fff;
 	if (se >> 15)
 		return !biased && !bits; /* -0 */
 	if (!(bits >> 63))

@@ -44,6 +44,18 @@ double ts_charge_wall(double run, double decay)
 	return run * pow(decay, run);
 }
 
+double ts_charge_wall_memo(struct ts_wall_memo *m, double run, double decay)
+{
+	/* Bits, not ==: -0.0 == 0.0, and the sign of a 0 charge is kept. */
+	if (memcmp(&m->run, &run, sizeof(run)) ||
+	    memcmp(&m->decay, &decay, sizeof(decay))) {
+		m->run = run;
+		m->decay = decay;
+		m->wall = ts_charge_wall(run, decay);
+	}
+	return m->wall;
+}
+
 #define SECS_PER_DAY  (24 * 60 * 60)
 #define SECS_PER_WEEK (7 * SECS_PER_DAY)
 

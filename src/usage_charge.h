@@ -41,6 +41,21 @@ double ts_charge_run(time_t start, time_t end, bool at_end, time_t from,
 /* ts_charge_wall() - run seconds as charged at the end of them: run * d^run. */
 double ts_charge_wall(double run, double decay);
 
+/*
+ * struct ts_wall_memo - a caller's last ts_charge_wall(): most running
+ * jobs of a cycle ran the whole interval, so run and d repeat, and pow()
+ * costs ~125 instructions a job.  All zeroes is a valid memo (0 * 0^0).
+ */
+struct ts_wall_memo {
+	double run, decay, wall;
+};
+
+/*
+ * ts_charge_wall_memo() - ts_charge_wall(run, decay), to the bit, from m
+ * when run and decay are m's (bit for bit), else computed and kept in m.
+ */
+double ts_charge_wall_memo(struct ts_wall_memo *m, double run, double decay);
+
 /* PriorityUsageResetPeriod, in Slurm's order (its PRIORITY_RESET_*). */
 enum ts_reset_period {
 	TS_RESET_NONE,

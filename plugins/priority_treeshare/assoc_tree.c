@@ -82,10 +82,12 @@ static long double clean_usage(const slurmdb_assoc_rec_t *a)
 
 static long add_node(struct assoc_tree *at, slurmdb_assoc_rec_t *a, long parent)
 {
-	struct ts_error err = TS_ERROR_INIT;
+	struct ts_error err;
 	const char *name = a->user ? a->user : a->acct;
 	long i;
 
+	/* Not TS_ERROR_INIT: it zeroes all of msg (1 KiB) per association. */
+	ts_error_clear(&err);
 	i = ts_tree_add(&at->tree, parent, name, a->user ? 1 : 0,
 			tree_shares(a->shares_raw), clean_usage(a), a->id,
 			&err);

@@ -235,8 +235,8 @@ static void factors_clear(job_record_t *job)
  * computation are reused when their size still fits.  The other fields
  * are left as they are.
  */
-static ts_job_factors_t *factors_arrays(job_record_t *job,
-					const struct ts_prio_config *p)
+static inline __attribute__((always_inline)) ts_job_factors_t *
+factors_arrays(job_record_t *job, const struct ts_prio_config *p)
 {
 	ts_job_factors_t *pf = job->prio_factors;
 
@@ -354,11 +354,17 @@ double job_prio_qos_term(const struct ts_prio_config *p,
 	       (double)p->w_qos;
 }
 
-/* Entry k's priority of job in part under QOS factor qos (weighted). */
+/*
+ * Entry k's priority of job in part under QOS factor qos (weighted).
+ * own_tres: the weighted TRES sum in part when known (the job's own
+ * partition: job_prio_compute()'s, the same function of the same
+ * snapshots), else NULL.
+ */
 static void part_priority(const struct ts_prio_config *p, job_record_t *job,
 			  const struct ts_prio_job *snap,
 			  const struct ts_prio_factors *f, part_record_t *part,
-			  double qos, uint32_t *array, int k)
+			  const double *own_tres, double qos, uint32_t *array,
+			  int k)
 {
 	size_t n = p->w_tres ? p->tres_cnt : 0;
 	double tres[n ? n : 1];
@@ -369,7 +375,9 @@ static void part_priority(const struct ts_prio_config *p, job_record_t *job,
 	int capped;
 
 	part_snapshot(part, &ps);
-	if (n)
+	if (own_tres)
+		part_tres = *own_tres;
+	else if (n)
 		part_tres = ts_prio_tres_weighted_sum(p, snap, &ps, tres);
 	fq.qos = qos;
 	prio = ts_prio_part_total(p, &fq, &ps, part_tres, &capped);
@@ -459,6 +467,9 @@ struct weighted_part {
 	 */
 	const part_record_t *own_part, *last_part;
 	double last_fs;
+	/* The weighted TRES sum in the job's partition, tres_part. */
+	const part_record_t *tres_part;
+	double own_tres;
 };
 
 static void weighted_part_priority(const struct part_qos *pq, void *arg)
@@ -476,19 +487,29 @@ static void weighted_part_priority(const struct part_qos *pq, void *arg)
 		f.fs = wp->last_fs;
 	}
 	part_priority(wp->p, wp->job, wp->snap, &f, pq->part,
+		      pq->part == wp->tres_part ? &wp->own_tres : NULL,
 		      job_prio_qos_term(wp->p, pq->qos, wp->f->qos), pq->array,
 		      pq->k);
 }
 
-/* One priority per partition (and QOS), in priority-array order. */
+/*
+ * One priority per partition (and QOS), in priority-array order;
+ * tres_sum is the weighted TRES sum in the job's own partition.
+ */
 static void part_priorities(const struct priority_conf *c,
 			    const struct ts_prio_config *p, job_record_t *job,
 			    const struct ts_prio_job *snap,
-			    const struct ts_prio_factors *f)
+			    const struct ts_prio_factors *f, double tres_sum)
 {
 	struct weighted_part wp = {
 		.c = c, .p = p, .job = job, .snap = snap, .f = f
 	};
+
+	/* Its own partition's sum is known: not computed twice. */
+	if (p->w_tres && job->part_ptr && snap->part) {
+		wp.tres_part = job->part_ptr;
+		wp.own_tres = tres_sum;
+	}
 
 	/* f->fs is the one of the partition the job is in (job_snapshot) */
 	if (c->need_fs)
@@ -723,7 +744,7 @@ uint32_t job_prio_compute(const struct priority_conf *c,
 		report_cap(job);
 	ts_prio_array_drop(job);
 	if (job->part_ptr_list || ts_job_qos_list(job))
-		part_priorities(c, p, job, &snap, &f);
+		part_priorities(c, p, job, &snap, &f, tres_sum);
 
 	/* clang-format off */
 	log_flag(PRIO,

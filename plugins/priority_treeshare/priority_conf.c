@@ -419,7 +419,7 @@ struct priority_conf *conf_build(const struct priority_conf *old, bool in_ctld,
 
 	/* clang-format off */
 	log_flag(PRIO,
-		 "%s: weights age %u assoc %u fairshare %u jobsize %u partition %u qos %u; max age %u s; flags 0x%x; dampening %u; half-life %u s; period %u s",
+		 "%s: weights age %.0f assoc %.0f fairshare %.0f jobsize %.0f partition %.0f qos %.0f; max age %u s; flags 0x%x; dampening %u; half-life %u s; period %u s",
 		 plugin_type, c->prio.w_age, c->prio.w_assoc, c->prio.w_fs,
 		 c->prio.w_js, c->prio.w_part, c->prio.w_qos, c->prio.max_age,
 		 c->flags, c->damp, c->decay_hl, c->calc_period);

@@ -343,6 +343,21 @@ extern uint32_t priority_p_recover(uint32_t prio_boost)
 	return 0;
 }
 
+/*
+ * priority_p_set()'s weights with the cluster's counts, kept from job to
+ * job while the configuration and the counts stay: copying them for every
+ * job was ~30 instructions of ~1,300.  Guarded by slurmctld's job write
+ * lock, which every caller of priority_p_set() holds (set_job_prio(), as
+ * for Slurm's own lowest_prio there).  A conf is freed only at fini
+ * (priority_conf.c), so its address names it until fini clears this.
+ */
+static struct {
+	const struct priority_conf *c; /* NULL: none kept */
+	uint32_t cpus;
+	int nodes;
+	struct ts_prio_config p;
+} set_conf;
+
 extern int fini(void)
 {
 	time_t ran, reset;
@@ -365,6 +380,7 @@ extern int fini(void)
 	if (site_factor_up)
 		ts_site_factor_fini();
 	site_factor_up = false;
+	set_conf.c = NULL; /* its conf is freed next */
 	conf_fini();
 	return SLURM_SUCCESS;
 }
@@ -389,12 +405,28 @@ static uint32_t set_storing_usage(const struct priority_conf *c,
 	return prio;
 }
 
+/* conf_prio_now(c), from set_conf when c and the counts are its own. */
+static const struct ts_prio_config *set_weights(const struct priority_conf *c)
+{
+	uint32_t cpus = &cluster_cpus ? cluster_cpus : 0;
+	int nodes = ts_node_count();
+
+	if (set_conf.c != c || set_conf.cpus != cpus ||
+	    set_conf.nodes != nodes) {
+		set_conf.p = conf_prio_now(c);
+		set_conf.c = c;
+		set_conf.cpus = cpus;
+		set_conf.nodes = nodes;
+	}
+	return &set_conf.p;
+}
+
 /* priority_p_set() once let in: the job's priority, 0 before init(). */
 static uint32_t set_prio(job_record_t *job_ptr)
 {
 	assoc_mgr_lock_t read = { .assoc = READ_LOCK, .qos = READ_LOCK };
 	struct priority_conf *c;
-	struct ts_prio_config p;
+	const struct ts_prio_config *p;
 	struct fs_memo memo = { .read_only = true };
 	uint32_t prio = 0;
 
@@ -414,15 +446,15 @@ static uint32_t set_prio(job_record_t *job_ptr)
 	}
 	/* Ask for what the record points to before the locks. */
 	job_prio_prefetch(job_ptr, 1);
-	p = conf_prio_now(c);
+	p = set_weights(c);
 
 	assoc_mgr_lock(&read);
 	/* fscap=: a job of a capped association is held, not prioritised. */
 	if (!cap_hold_at_set(job_ptr))
-		prio = job_prio_compute(c, &p, job_ptr, time(NULL), &memo);
+		prio = job_prio_compute(c, p, job_ptr, time(NULL), &memo);
 	assoc_mgr_unlock(&read);
 	if (memo.needs_write)
-		prio = set_storing_usage(c, &p, job_ptr);
+		prio = set_storing_usage(c, p, job_ptr);
 
 	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
 	       prio);

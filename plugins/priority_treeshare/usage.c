@@ -263,6 +263,7 @@ int usage_rebuild_accounts(struct usage_rebuilt *out)
 struct tres_moved {
 	int n;
 	int *idx;
+	bool limits; /* enforce_limits(), read once a job, not per record */
 };
 
 /*
@@ -270,14 +271,15 @@ struct tres_moved {
  * seconds Slurm reserved at the job's start given back (never below 0:
  * an underflow is logged with the record and the TRES).
  */
-static void give_back(const char *what, uint32_t rec_id, const char *name,
-		      long double *usage_tres_raw, uint64_t *run_secs,
-		      const long double *tres_used, const uint64_t *tres_secs,
-		      const struct tres_moved *moved, uint32_t job_id)
+static inline __attribute__((always_inline)) void
+give_back(const char *what, uint32_t rec_id, const char *name,
+	  long double *usage_tres_raw, uint64_t *run_secs,
+	  const long double *tres_used, const uint64_t *tres_secs,
+	  const struct tres_moved *moved, uint32_t job_id)
 {
 	int k;
 
-	if (!enforce_limits())
+	if (!moved->limits)
 		return;
 	for (k = 0; k < moved->n; k++) {
 		int i = moved->idx[k];
@@ -315,7 +317,7 @@ static void qos_give_back(slurmdb_qos_rec_t *qos, job_record_t *job,
 {
 	slurmdb_used_limits_t *acct, *user;
 
-	if (!qos || !enforce_limits())
+	if (!qos || !moved->limits)
 		return;
 	if (ts_qos_used_limits(qos, job, &acct, &user) && !acct)
 		return;
@@ -394,6 +396,12 @@ static bool charge_windows(job_record_t *job, double used, time_t from,
 	}
 }
 
+/*
+ * usage_charge_job()'s last run * d^run; guarded by assoc_mgr's
+ * association write lock, which its callers hold.
+ */
+static struct ts_wall_memo wall_memo;
+
 bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 		      double decay, bool windows, bool consumed)
 {
@@ -402,7 +410,8 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 	long double tres_decay[n > 0 ? n : 1];
 	long double tres_nodecay[n > 0 ? n : 1];
 	int moved_idx[n > 0 ? n : 1];
-	struct tres_moved moved = { .idx = moved_idx };
+	struct tres_moved moved = { .idx = moved_idx,
+				    .limits = enforce_limits() };
 	double run, wall_decay, wall_nodecay, used_decay, used_nodecay;
 	double billable;
 	bool raw;
@@ -439,12 +448,8 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 	if (at_end)
 		job->end_time_exp = (time_t)NO_VAL;
 
-	memset(tres_secs, 0, sizeof(tres_secs));
-	memset(tres_decay, 0, sizeof(tres_decay));
-	memset(tres_nodecay, 0, sizeof(tres_nodecay));
-
 	/* Usage spread evenly over [from, to], decayed to "to". */
-	wall_decay = ts_charge_wall(run, decay);
+	wall_decay = ts_charge_wall_memo(&wall_memo, run, decay);
 	billable = billable_tres(job, from);
 	used_decay = wall_decay * billable;
 	used_nodecay = run * billable;
@@ -458,6 +463,10 @@ bool usage_charge_job(job_record_t *job, time_t from, time_t to, bool at_end,
 		wall_nodecay *= qos->usage_factor;
 		reserved_secs *= qos->usage_factor;
 	}
+	/*
+	 * tres_secs, tres_decay and tres_nodecay are not zeroed first: only
+	 * the moved entries are read (give_back()), and those are set here.
+	 */
 	moved.n = 0;
 	if (job->tres_alloc_cnt) {
 		for (i = 0; i < n; i++) {
@@ -527,7 +536,8 @@ static int give_back_job(void *x, void *arg)
 	int i, n = tres_count();
 	uint64_t tres_secs[n > 0 ? n : 1];
 	int moved_idx[n > 0 ? n : 1];
-	struct tres_moved moved = { .idx = moved_idx };
+	struct tres_moved moved = { .idx = moved_idx,
+				    .limits = enforce_limits() };
 	slurmdb_assoc_rec_t *assoc;
 	double used = 1.0;
 

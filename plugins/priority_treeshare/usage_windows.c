@@ -608,7 +608,6 @@ void usage_windows_cred_start(const struct priority_conf *c, time_t now)
 void usage_windows_cred_charge(usage_cred_of cred_of, const void *job,
 			       long double amount, time_t t)
 {
-	struct ts_error err = TS_ERROR_INIT;
 	struct ts_cred_ids ids;
 
 	if (!(amount > 0) ||
@@ -616,6 +615,9 @@ void usage_windows_cred_charge(usage_cred_of cred_of, const void *job,
 		return;
 	slurm_mutex_lock(&windows_mutex);
 	if (cred_active && ts_cred_usage_half_life(&cred)) {
+		/* Here: TS_ERROR_INIT zeroes 1 KiB, every running job. */
+		struct ts_error err = TS_ERROR_INIT;
+
 		cred_of(job, &ids);
 		if (ts_cred_usage_charge(&cred, &ids, amount, (int64_t)t, &err))
 			error("%s: usage per credential: %s", plugin_type,

@@ -709,6 +709,33 @@ START_TEST(replay_slurm_conf_priority_keys)
 }
 END_TEST
 
+/*
+ * ts_charge_wall_memo() is ts_charge_wall() to the bit (property): a
+ * repeated (run, d) served from the memo, a new run or d recomputed,
+ * -0.0 not taken for the memo's +0.0 (they compare equal).
+ */
+START_TEST(replay_charge_wall_memo_gives_charge_wall_bits)
+{
+	const double runs[] = { 300, 300, 120, 300, 0.0, -0.0, 0.0, 300 };
+	const double d[] = { 1 - 0.693 / 604800, 1 - 0.693 / 3600 };
+	struct ts_wall_memo m = { 0 };
+	size_t i, k;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+			double want = ts_charge_wall(runs[i], d[k]);
+			double got = ts_charge_wall_memo(&m, runs[i], d[k]);
+
+			ck_assert_msg(!memcmp(&want, &got, sizeof(want)),
+				      "run %g d %.17g: %a, want %a", runs[i],
+				      d[k], got, want);
+		}
+	/* A memo zeroed is one of run 0 at d 0: 0 * 0^0 = 0. */
+	m = (struct ts_wall_memo){ 0 };
+	ck_assert(ts_charge_wall_memo(&m, 0.0, 0.0) == ts_charge_wall(0, 0));
+}
+END_TEST
+
 Suite *suite_replay(void)
 {
 	Suite *s = suite_create("replay");
@@ -728,6 +755,7 @@ Suite *suite_replay(void)
 	tcase_add_test(tc, replay_sacct_keeps_jobs_that_never_started);
 	tcase_add_test(tc, replay_sacct_durations_and_times);
 	tcase_add_test(tc, replay_slurm_conf_priority_keys);
+	tcase_add_test(tc, replay_charge_wall_memo_gives_charge_wall_bits);
 	suite_add_tcase(s, tc);
 	return s;
 }
