@@ -406,7 +406,8 @@ static uint32_t set_storing_usage(const struct priority_conf *c,
 }
 
 /* conf_prio_now(c), from set_conf when c and the counts are its own. */
-static const struct ts_prio_config *set_weights(const struct priority_conf *c)
+static const struct ts_prio_config *
+set_prio_weights(const struct priority_conf *c)
 {
 	uint32_t cpus = &cluster_cpus ? cluster_cpus : 0;
 	int nodes = ts_node_count();
@@ -446,7 +447,7 @@ static uint32_t set_prio(job_record_t *job_ptr)
 	}
 	/* Ask for what the record points to before the locks. */
 	job_prio_prefetch(job_ptr, 1);
-	p = set_weights(c);
+	p = set_prio_weights(c);
 
 	assoc_mgr_lock(&read);
 	/* fscap=: a job of a capped association is held, not prioritised. */
