@@ -566,6 +566,24 @@ static inline int ts_client_load_job(job_info_msg_t **resp, uint32_t job_id)
 }
 
 /*
+ * A job's state and pending reason in words: libslurm exports them but
+ * slurm.h declares neither; job_reason_string() is
+ * job_state_reason_string() from 24.05 (the old name is gone there).
+ */
+extern char *slurm_job_state_string(uint32_t inx);
+#define ts_client_state_string(state)                                          \
+	((const char *)slurm_job_state_string(state))
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+extern const char *slurm_job_state_reason_string(enum job_state_reason inx);
+#define ts_client_reason_string(r)                                             \
+	slurm_job_state_reason_string((enum job_state_reason)(r))
+#else
+extern char *slurm_job_reason_string(enum job_state_reason inx);
+#define ts_client_reason_string(r)                                             \
+	((const char *)slurm_job_reason_string((enum job_state_reason)(r)))
+#endif
+
+/*
  * A pending job's priority in each of its partitions, as squeue has it:
  * slurm_job_info_t's priority_array in the order of priority_array_names
  * from 24.11 (22.05 gives clients the job's one priority only).

@@ -17,10 +17,6 @@
 #include "explain_rpc.h"
 #include "settings.h"
 
-/* libslurm's, not declared in slurm.h (src/common/slurm_protocol_defs.h). */
-extern char *slurm_job_reason_string(enum job_state_reason inx);
-extern char *slurm_job_state_string(uint32_t inx);
-
 static char *dup_or_null(const char *s)
 {
 	return s ? strdup(s) : NULL;
@@ -238,12 +234,10 @@ int explain_job_load(uint32_t id, struct explain_job *j, char *msg, size_t len)
 	j->account = dup_or_null(ji->account);
 	j->partition = dup_or_null(ji->partition);
 	j->qos = dup_or_null(ji->qos);
-	j->state = dup_or_null(slurm_job_state_string(ji->job_state));
+	j->state = dup_or_null(ts_client_state_string(ji->job_state));
 	j->reason = dup_or_null(
-		ji->state_desc
-			? ji->state_desc
-			: slurm_job_reason_string(
-				  (enum job_state_reason)ji->state_reason));
+		ji->state_desc ? ji->state_desc
+			       : ts_client_reason_string(ji->state_reason));
 	j->pending = (ji->job_state & JOB_STATE_BASE) == JOB_PENDING;
 	j->priority = ji->priority;
 	j->submit = ji->submit_time;
