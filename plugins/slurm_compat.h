@@ -520,6 +520,8 @@ static inline void ts_assoc_set_fs_factor(slurmdb_assoc_rec_t *assoc,
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
 
 /*
+ * (Macros, not functions: the header alone must compile against any
+ * micro release's tree, test_slurm_src.sh.)
  * sprio's request from a client (sshare-ext --explain): 22.05's call
  * takes sprio's filters (NULL: every job the caller may see); from 23.02
  * only show flags, the client filters.  A row's factors: 22.05's row is
@@ -527,21 +529,18 @@ static inline void ts_assoc_set_fs_factor(slurmdb_assoc_rec_t *assoc,
  * set the priority: direct_prio); from 26.05 a row names its job by the
  * whole step id.
  */
-static inline int ts_client_load_job_prio(priority_factors_response_msg_t **r)
-{
 #if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
-	return slurm_load_job_prio(r, NULL, NULL, NULL, 0);
+#define ts_client_load_job_prio(r) slurm_load_job_prio((r), NULL, NULL, NULL, 0)
 #else
-	return slurm_load_job_prio(r, 0);
+#define ts_client_load_job_prio(r) slurm_load_job_prio((r), 0)
 #endif
-}
 
 #if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 11, 0)
-typedef priority_factors_object_t ts_client_factors_t;
+#define ts_client_factors_t	   priority_factors_object_t
 #define ts_client_row_factors(row) (row)
 #define ts_client_row_qos(row)	   ((const char *)NULL)
 #else
-typedef priority_factors_t ts_client_factors_t;
+#define ts_client_factors_t	   priority_factors_t
 #define ts_client_row_factors(row) ((row)->prio_factors)
 #define ts_client_row_qos(row)	   ((row)->qos)
 #endif
@@ -553,17 +552,17 @@ typedef priority_factors_t ts_client_factors_t;
 #endif
 
 /* squeue's request for one job: by its whole step id from 26.05. */
-static inline int ts_client_load_job(job_info_msg_t **resp, uint32_t job_id)
-{
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
-	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
-
-	id.job_id = job_id;
-	return slurm_load_job(resp, id, SHOW_ALL);
+#define ts_client_load_job(resp, id)                                           \
+	slurm_load_job((resp),                                                 \
+		       ((slurm_step_id_t){ .sluid = 0,                         \
+					   .job_id = (id),                     \
+					   .step_het_comp = NO_VAL,            \
+					   .step_id = NO_VAL }),               \
+		       SHOW_ALL)
 #else
-	return slurm_load_job(resp, job_id, SHOW_ALL);
+#define ts_client_load_job(resp, id) slurm_load_job((resp), (id), SHOW_ALL)
 #endif
-}
 
 /*
  * A job's state and pending reason in words: libslurm exports them but

@@ -376,13 +376,16 @@ else
 	rc=$?
 	diag="exit $rc; $(grep '^after_fini' "$af.$new_name" | tr '\n' ' ')$(tail -2 "$af.$new_name.err")"
 	job=$(af_field inside 3)
-	want=$(awk -F'|' -v j="$job" '$1 == "set" && $3 == j { p = $4 } END { print p }' "$af.$new_name")
+	got=$(af_field inside 4)
+	# A computed priority (a refusal gives last_prio, 1 here): 22.05
+	# gives the set line's; from 24.11 the held call, before any cycle,
+	# computes its fair share on demand (8400 where the set line has 8354)
 	if [ -n "$job" ] && [ "$(af_field inside 5)" = 0 ] &&
-		[ "$(af_field inside 4)" = "$want" ]; then
+		[ -n "$got" ] && [ "$got" -gt 1 ]; then
 		ok "treeshare_fini_waits_for_a_call_already_inside"
 	else
 		not_ok "treeshare_fini_waits_for_a_call_already_inside" \
-			"want after_fini|inside|$job|$want|0 (fini returned after the call, which gave the set line's priority); $diag"
+			"want after_fini|inside|$job|PRIORITY>1|0 (fini returned after the call, which computed a priority); $diag"
 	fi
 	if [ "$(af_field mapped 3)" = 1 ]; then
 		ok "treeshare_stays_mapped_after_slurm_unloads_it"
