@@ -25,16 +25,11 @@ double ts_explain_ctld_sum(const struct ts_prio_factors *f, const double *tres,
 	return ts_prio_sum(f, t);
 }
 
-double ts_explain_offset(uint32_t v)
-{
-	return (double)((int64_t)v - (int64_t)TS_PRIO_NICE_OFFSET);
-}
-
 double ts_explain_sprio_sum(const struct ts_prio_factors *f, const double *tres,
 			    size_t n)
 {
 	double p = f->age + f->assoc + f->fs + f->js + f->part + f->qos +
-		   ts_explain_offset(f->site) - ts_explain_offset(f->nice);
+		   ts_prio_offset(f->site) - ts_prio_offset(f->nice);
 	size_t i;
 
 	for (i = 0; tres && i < n; i++)

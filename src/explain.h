@@ -37,9 +37,6 @@
 double ts_explain_ctld_sum(const struct ts_prio_factors *f, const double *tres,
 			   size_t n, int part_first);
 
-/* ts_explain_offset() - a NICE_OFFSET based site or nice value, signed. */
-double ts_explain_offset(uint32_t v);
-
 /*
  * ts_explain_sprio_sum() - the same terms as sprio's PRIORITY column
  * adds them (TRES last, each non-zero one), at least 1.

@@ -372,12 +372,6 @@ double ts_prio_weighted(const struct ts_prio_config *cfg,
 	return factors(cfg, job, now, out, 1);
 }
 
-/* site and nice are stored offset by NICE_OFFSET; this is their sign. */
-static double offset_value(uint32_t v)
-{
-	return (double)((int64_t)v - (int64_t)TS_PRIO_NICE_OFFSET);
-}
-
 /* At least 1 (0 is "held"), at most 2^32 - 1, truncated. */
 static inline uint32_t clamp_priority(double p, int *capped)
 {
@@ -402,7 +396,7 @@ uint32_t ts_prio_clamp(double p, int *capped)
 static inline double prio_sum(const struct ts_prio_factors *f, double tres_sum)
 {
 	return f->age + f->assoc + f->fs + f->js + f->part + f->qos + tres_sum +
-	       offset_value(f->site) - offset_value(f->nice);
+	       ts_prio_offset(f->site) - ts_prio_offset(f->nice);
 }
 
 /* A partition's priority: its term first, then the others' sum. */
@@ -413,7 +407,7 @@ static inline double part_first_sum(double part_term,
 	double p = part_term;
 
 	p += f->age + f->assoc + f->fs + f->js + f->qos + tres_sum +
-	     offset_value(f->site) - offset_value(f->nice);
+	     ts_prio_offset(f->site) - ts_prio_offset(f->nice);
 	return p;
 }
 

@@ -213,6 +213,12 @@ double ts_prio_weighted(const struct ts_prio_config *cfg,
 uint32_t ts_prio_total(const struct ts_prio_factors *f, double tres_sum,
 		       int *capped);
 
+/* ts_prio_offset() - a site factor or nice value (NICE_OFFSET based), signed. */
+static inline double ts_prio_offset(uint32_t v)
+{
+	return (double)((int64_t)v - (int64_t)TS_PRIO_NICE_OFFSET);
+}
+
 /*
  * ts_prio_sum() - the sum ts_prio_total() clamps; ts_prio_clamp() - at
  * least 1, at most 2^32 - 1 (*capped set then; may be NULL), truncated.

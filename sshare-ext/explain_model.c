@@ -18,7 +18,11 @@
 #include "explain_model.h"
 #include "ft_decide.h"
 
-#define MAX_DEPTH 256
+/* A weighted factor normalised again: NAN at weight 0 (sprio keeps 0). */
+static double unweigh(double contrib, double weight)
+{
+	return weight != 0 ? contrib / weight : NAN;
+}
 
 static struct xfactor *add_factor(struct xrow *x, const char *name, double w,
 				  int weighted, double contrib)
@@ -29,6 +33,7 @@ static struct xfactor *add_factor(struct xrow *x, const char *name, double w,
 	fa->weight = w;
 	fa->weighted = weighted;
 	fa->contrib = contrib;
+	fa->norm = weighted ? unweigh(contrib, w) : NAN;
 	fa->from[0] = '\0';
 	return fa;
 }
@@ -74,9 +79,9 @@ static int build_row(struct xrow *x, const struct explain_conf *c,
 		snprintf(fa->from, sizeof(fa->from),
 			 "the job's over the partition's");
 	}
-	fa = add_factor(x, "Site", 0, 0, ts_explain_offset(r->f.site));
+	fa = add_factor(x, "Site", 0, 0, ts_prio_offset(r->f.site));
 	snprintf(fa->from, sizeof(fa->from), "site factor");
-	fa = add_factor(x, "Nice", 0, 0, 0.0 - ts_explain_offset(r->f.nice));
+	fa = add_factor(x, "Nice", 0, 0, 0.0 - ts_prio_offset(r->f.nice));
 	snprintf(fa->from, sizeof(fa->from), "minus the nice value");
 	x->sum =
 		ts_explain_ctld_sum(&r->f, r->tres, r->tres_cnt, r->part_first);
@@ -117,12 +122,6 @@ static void var(struct xrow *x, const char *text, const char *name,
 			 used ? " " : "", name, value);
 }
 
-/* A weighted factor back to the formula's variable: NAN at weight 0. */
-static double unweigh(double contrib, double weight)
-{
-	return weight != 0 ? contrib / weight : NAN;
-}
-
 /*
  * formula=: the variables it names, with the values the row and the
  * tree give (priority_treeshare(5), formula=): the factors normalised
@@ -151,8 +150,8 @@ static void formula_variables(struct explain_model *m, struct xrow *x)
 	var(x, t, "jobsize", f ? unweigh(r->f.js, c->w_js) : NAN);
 	var(x, t, "partition", f ? unweigh(r->f.part, c->w_part) : NAN);
 	var(x, t, "qos", f ? unweigh(r->f.qos, c->w_qos) : NAN);
-	var(x, t, "site", f ? ts_explain_offset(r->f.site) : NAN);
-	var(x, t, "nice", f ? ts_explain_offset(r->f.nice) : NAN);
+	var(x, t, "site", f ? ts_prio_offset(r->f.site) : NAN);
+	var(x, t, "nice", f ? ts_prio_offset(r->f.nice) : NAN);
 	if (m->have_fs && m->node >= 0) {
 		var(x, t, "fairshare_tree_usage",
 		    m->fs.pbs_tree_usage[m->node]);
@@ -232,8 +231,8 @@ static int whole_path(struct explain_model *m, const struct share_set *s,
 				    .damp = m->conf->damp };
 	struct ts_error err = TS_ERROR_INIT;
 	const struct ts_tree *t = &s->tree;
-	long nodes[MAX_DEPTH];
-	size_t n, k;
+	size_t cap = t->depth[m->node] + 1, n, k;
+	long *nodes;
 
 	if (ts_fs_alloc(&m->fs, t->n, &err) ||
 	    ts_fs_compute_pbs(t, &cfg, 1, &m->fs, &err)) {
@@ -241,12 +240,14 @@ static int whole_path(struct explain_model *m, const struct share_set *s,
 		return -1;
 	}
 	m->have_fs = 1;
-	n = ts_explain_path(t, (size_t)m->node, nodes, MAX_DEPTH);
-	m->path.lv = calloc(n ? n : 1, sizeof(*m->path.lv));
-	if (!m->path.lv) {
+	nodes = malloc(cap * sizeof(*nodes));
+	m->path.lv = calloc(cap, sizeof(*m->path.lv));
+	if (!nodes || !m->path.lv) {
+		free(nodes);
 		snprintf(msg, len, "out of memory");
 		return -1;
 	}
+	n = ts_explain_path(t, (size_t)m->node, nodes, cap);
 	m->path.whole = 1;
 	m->path.pbs = m->conf->algo == TS_FS_PBS;
 	for (k = 0; k < n; k++) {
@@ -265,6 +266,7 @@ static int whole_path(struct explain_model *m, const struct share_set *s,
 				       : (double)m->fs.usage_efctv[i];
 		l->level_fs = (double)m->fs.level_fs[i];
 	}
+	free(nodes);
 	m->path.n = n;
 	fs_formula(m, s, ts_fs_job_node(t, m->conf->algo, (size_t)m->node));
 	return 0;

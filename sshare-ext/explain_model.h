@@ -21,6 +21,7 @@ struct xfactor {
 	double weight;
 	int weighted; /* has a weight (not site, nice) */
 	double contrib;
+	double norm; /* contrib / weight; NAN unweighted or at weight 0 */
 	char from[128];
 };
 

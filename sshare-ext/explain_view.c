@@ -40,12 +40,10 @@ static void text_factors(FILE *f, const struct explain_model *m,
 		const struct xfactor *fa = &x->fac[k];
 		char w[32] = "", nv[32] = "";
 
-		if (fa->weighted) {
+		if (fa->weighted)
 			snprintf(w, sizeof(w), "%g", fa->weight);
-			if (fa->weight != 0)
-				snprintf(nv, sizeof(nv), "%.6f",
-					 fa->contrib / fa->weight);
-		}
+		if (!isnan(fa->norm))
+			snprintf(nv, sizeof(nv), "%.6f", fa->norm);
 		fprintf(f, "  %-16s %10s %12s %16.6f  %s\n", fa->name, w, nv,
 			fa->contrib, fa->from);
 	}
@@ -193,6 +191,20 @@ static void jnum(FILE *f, double v)
 		fprintf(f, "%.17g", v);
 }
 
+/* ', "key": ' and s; null for NULL or "" (a blank figure). */
+static void jstr(FILE *f, const char *key, const char *s)
+{
+	fprintf(f, ", \"%s\": ", key);
+	json_string(f, s && *s ? s : NULL);
+}
+
+/* ', "key": ' and v; null for NAN (jnum()). */
+static void jval(FILE *f, const char *key, double v)
+{
+	fprintf(f, ", \"%s\": ", key);
+	jnum(f, v);
+}
+
 /* A row as JSON: its priority and every factor. */
 static void json_row(FILE *f, const struct xrow *x)
 {
@@ -211,28 +223,17 @@ static void json_row(FILE *f, const struct xrow *x)
 		fprintf(f, "%lld", x->r->held_by);
 	else
 		fputs("null", f);
-	fputs(", \"formula_variables\": ", f);
-	json_string(f, *x->vars ? x->vars : NULL);
+	jstr(f, "formula_variables", x->vars);
 	fputs(", \"factors\": [", f);
 	for (k = 0; k < x->n; k++) {
 		const struct xfactor *fa = &x->fac[k];
 
 		fputs(k ? ", {\"name\": " : "{\"name\": ", f);
 		json_string(f, fa->name);
-		fputs(", \"weight\": ", f);
-		if (fa->weighted)
-			jnum(f, fa->weight);
-		else
-			fputs("null", f);
-		fputs(", \"normalised\": ", f);
-		if (fa->weighted && fa->weight != 0)
-			jnum(f, fa->contrib / fa->weight);
-		else
-			fputs("null", f);
-		fputs(", \"contribution\": ", f);
-		jnum(f, fa->contrib);
-		fputs(", \"from\": ", f);
-		json_string(f, fa->from);
+		jval(f, "weight", fa->weighted ? fa->weight : NAN);
+		jval(f, "normalised", fa->norm);
+		jval(f, "contribution", fa->contrib);
+		jstr(f, "from", fa->from);
 		fputc('}', f);
 	}
 	fputs("]}", f);
@@ -306,13 +307,10 @@ static void json_job(FILE *f, const struct explain_model *m)
 	json_string(f, j->state);
 	fputs(", \"reason\": ", f);
 	json_string(f, j->reason);
-	fprintf(f, ", \"priority\": %u, \"cap\": ", j->priority);
-	json_string(f, *m->cap_note ? m->cap_note : NULL);
-	fputs(", \"cap_release_seconds\": ", f);
-	if (m->cap_release >= 0)
-		jnum(f, m->cap_release);
-	else
-		fputs("null", f);
+	fprintf(f, ", \"priority\": %u", j->priority);
+	jstr(f, "cap", m->cap_note);
+	jval(f, "cap_release_seconds",
+	     m->cap_release >= 0 ? m->cap_release : NAN);
 	fputs(", \"rows\": [", f);
 	for (k = 0; k < m->n_rows; k++) {
 		if (k)
@@ -331,12 +329,9 @@ static void json_compare(FILE *f, const struct explain_cmp *c)
 	json_string(f, *c->partition ? c->partition : NULL);
 	fprintf(f, ", \"ahead\": %u, \"behind\": %u, \"tied\": %s", c->ahead,
 		c->behind, c->tied ? "true" : "false");
-	fputs(", \"deciding_factor\": ", f);
-	json_string(f, *c->factor ? c->factor : NULL);
-	fputs(", \"deciding_difference\": ", f);
-	jnum(f, c->difference);
-	fputs(", \"common_ancestor\": ", f);
-	json_string(f, *c->ancestor ? c->ancestor : NULL);
+	jstr(f, "deciding_factor", c->factor);
+	jval(f, "deciding_difference", c->difference);
+	jstr(f, "common_ancestor", c->ancestor);
 	fputs(", \"sides\": [", f);
 	json_string(f, *c->side[0] ? c->side[0] : NULL);
 	fputs(", ", f);
@@ -345,24 +340,14 @@ static void json_compare(FILE *f, const struct explain_cmp *c)
 	jnum(f, c->side_value[0]);
 	fputs(", ", f);
 	jnum(f, c->side_value[1]);
-	fputs("], \"overtake_seconds\": ", f);
-	if (c->overtake >= 0)
-		jnum(f, c->overtake);
-	else
-		fputs("null", f);
-	fputs(", \"overtake_at\": ", f);
-	if (c->overtake >= 0 && c->overtake_at)
-		fprintf(f, "%lld", (long long)c->overtake_at);
-	else
-		fputs("null", f);
-	fputs(", \"verdict\": ", f);
-	json_string(f, *c->verdict ? c->verdict : NULL);
-	fputs(", \"decides\": ", f);
-	json_string(f, *c->decides ? c->decides : NULL);
-	fputs(", \"where\": ", f);
-	json_string(f, *c->where ? c->where : NULL);
-	fputs(", \"when\": ", f);
-	json_string(f, *c->when ? c->when : NULL);
+	fputc(']', f);
+	jval(f, "overtake_seconds", c->overtake >= 0 ? c->overtake : NAN);
+	jval(f, "overtake_at",
+	     c->overtake >= 0 && c->overtake_at ? (double)c->overtake_at : NAN);
+	jstr(f, "verdict", c->verdict);
+	jstr(f, "decides", c->decides);
+	jstr(f, "where", c->where);
+	jstr(f, "when", c->when);
 	fputc('}', f);
 }
 

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 
 #include "cap_cells.h"
+#include "explain.h"
 #include "entity.h"
 #include "views.h"
 
@@ -65,19 +66,18 @@ static void path_line(FILE *f, const struct share_set *s, long i)
 		raw_usage(s, i), e->perc[i], r);
 }
 
-/* Root first; a loop, not recursion: a file may nest very deep. */
+/* Root first (ts_explain_path()); a file may nest very deep. */
 static void path(FILE *f, const struct share_set *s, long i)
 {
 	const struct ts_tree *t = &s->tree;
-	long *up = malloc((t->depth[i] + 1) * sizeof(*up)), x;
-	size_t n = 0;
+	size_t cap = t->depth[i] + 1, n, k;
+	long *up = malloc(cap * sizeof(*up));
 
 	if (!up)
 		return;
-	for (x = i; x >= 0; x = t->parent[x])
-		up[n++] = x;
-	while (n > 0)
-		path_line(f, s, up[--n]);
+	n = ts_explain_path(t, (size_t)i, up, cap);
+	for (k = 0; k < n; k++)
+		path_line(f, s, up[k]);
 	free(up);
 }
 
