@@ -104,8 +104,9 @@ static uint32_t touch(job_record_t *job)
 		ts_prio_array_get(job, list_count(job->part_ptr_list))[0] =
 			(uint32_t)sum | 1;
 	}
-	if (!pf) {
+	if (!pf)
 		pf = job->prio_factors = xmalloc(sizeof(*pf));
+	if (!pf->priority_tres) {
 		pf->priority_tres = xcalloc(n ? n : 1, sizeof(double));
 		pf->tres_weights = xcalloc(n ? n : 1, sizeof(double));
 	}

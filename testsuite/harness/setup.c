@@ -751,6 +751,12 @@ static int make_job(const struct th_fixture *fx, const struct th_job *fj,
 	*out = j;
 	j->magic = JOB_MAGIC;
 	j->details = d;
+	/*
+	 * slurmctld gives every job record an empty factor record when it
+	 * creates it (22.05.8: job_mgr.c's _create_job_record(); 24.11.5
+	 * to 26.05.3: job_record.c's job_record_create()).
+	 */
+	j->prio_factors = xmalloc(sizeof(*j->prio_factors));
 	d->magic = DETAILS_MAGIC;
 	th_release_job_id(j, fj->id);
 	j->user_id = fx->assoc[fj->assoc].uid;
